@@ -1,0 +1,171 @@
+"""Exact reference: OR-Tools CP-SAT.
+
+* :func:`solve_exact` solves the whole puzzle (one loop via ``AddCircuit``) and proves
+  uniqueness by forbidding the answer found and solving again.
+* :func:`solve_iterative_exact` runs the reference page's iterative method with exact
+  solves (clue + degree constraints, then a cut per loop found), as an iteration baseline.
+
+A time limit that runs out is reported as ``timeout``, never as ``infeasible``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ortools.sat.python import cp_model
+
+from .check import loop_satisfies_clues, split_loops
+from .puzzle import Puzzle
+
+
+@dataclass
+class ExactResult:
+    status: str  # unique | multiple | infeasible | timeout
+    answers: list[list[bool]] = field(default_factory=list)
+    wall_s: float = 0.0
+
+    @property
+    def answer(self) -> list[bool] | None:
+        return self.answers[0] if self.answers else None
+
+
+def _solver(time_limit_s: float, seed: int, workers: int) -> cp_model.CpSolver:
+    s = cp_model.CpSolver()
+    s.parameters.max_time_in_seconds = max(time_limit_s, 0.001)
+    s.parameters.random_seed = seed
+    s.parameters.num_workers = workers
+    return s
+
+
+def _edge_vars(model: cp_model.CpModel, puzzle: Puzzle) -> list[cp_model.IntVar]:
+    x = [model.NewBoolVar(f"x{e}") for e in range(puzzle.num_edges)]
+    for c, n in puzzle.clue_cells:
+        model.Add(sum(x[e] for e in puzzle.cell_edges[c]) == n)
+    return x
+
+
+def build_circuit_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
+    """One node per grid point, a self-loop marks an unused point, both arc directions per edge."""
+    model = cp_model.CpModel()
+    x = _edge_vars(model, puzzle)
+    arcs = []
+    for e, (a, b) in enumerate(puzzle.edge_points):
+        ab = model.NewBoolVar(f"a{e}f")
+        ba = model.NewBoolVar(f"a{e}b")
+        arcs += [(a, b, ab), (b, a, ba)]
+        model.Add(x[e] == ab + ba)
+    for p, edges in enumerate(puzzle.point_edges):
+        skip = model.NewBoolVar(f"skip{p}")
+        arcs.append((p, p, skip))
+        # Redundant with the circuit, but gives CP-SAT the local degree rule to propagate.
+        model.Add(sum(x[e] for e in edges) == 2 - 2 * skip)
+    model.AddCircuit(arcs)
+    model.Add(sum(x) >= 4)  # an all-skipped circuit is no loop
+    return model, x
+
+
+def solve_exact(
+    puzzle: Puzzle, time_limit_s: float = 30.0, seed: int = 0, workers: int = 2
+) -> ExactResult:
+    """Solve exactly and prove (or refute) uniqueness."""
+    t0 = time.perf_counter()
+    model, x = build_circuit_model(puzzle)
+    solver = _solver(time_limit_s, seed, workers)
+    st = solver.Solve(model)
+    if st == cp_model.INFEASIBLE:
+        return ExactResult("infeasible", [], time.perf_counter() - t0)
+    if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return ExactResult("timeout", [], time.perf_counter() - t0)
+    first = [bool(solver.Value(v)) for v in x]
+    # Uniqueness: forbid this exact answer and ask again.
+    model.AddBoolOr([v.Not() if on else v for v, on in zip(x, first, strict=True)])
+    left = time_limit_s - (time.perf_counter() - t0)
+    if left <= 0:
+        return ExactResult("timeout", [first], time.perf_counter() - t0)
+    solver = _solver(left, seed, workers)
+    st = solver.Solve(model)
+    wall = time.perf_counter() - t0
+    if st == cp_model.INFEASIBLE:
+        return ExactResult("unique", [first], wall)
+    if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return ExactResult("multiple", [first, [bool(solver.Value(v)) for v in x]], wall)
+    return ExactResult("timeout", [first], wall)
+
+
+class IterativeExactModel:
+    """Clue + degree-in-{0,2} constraints in CP-SAT, with loop cuts added as the run goes.
+
+    This is the exact backend's solve step: it returns *some* assignment satisfying every
+    constraint so far (or proves there is none), like an annealer reaching energy 0.
+    """
+
+    def __init__(self, puzzle: Puzzle) -> None:
+        self.puzzle = puzzle
+        self.model = cp_model.CpModel()
+        self.x = _edge_vars(self.model, puzzle)
+        for p, edges in enumerate(puzzle.point_edges):
+            y = self.model.NewBoolVar(f"y{p}")
+            self.model.Add(sum(self.x[e] for e in edges) == 2 * y)
+        self.num_cuts = 0
+
+    def add_cut(self, loop: Sequence[int]) -> None:
+        self.model.Add(sum(self.x[e] for e in loop) <= len(loop) - 1)
+        self.num_cuts += 1
+
+    def solve(
+        self,
+        time_limit_s: float,
+        seed: int = 0,
+        hint: Sequence[bool] | None = None,
+        workers: int = 1,
+    ) -> tuple[str, list[bool] | None]:
+        self.model.ClearHints()
+        if hint is not None:
+            for v, on in zip(self.x, hint, strict=True):
+                self.model.AddHint(v, bool(on))
+        solver = _solver(time_limit_s, seed, workers)
+        st = solver.Solve(self.model)
+        if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return "feasible", [bool(solver.Value(v)) for v in self.x]
+        if st == cp_model.INFEASIBLE:
+            return "infeasible", None
+        return "timeout", None
+
+
+@dataclass
+class IterativeResult:
+    status: str  # solved | infeasible | timeout | max_iterations
+    answer: list[bool] | None
+    iterations: int
+    loop_sizes: list[list[int]]
+    wall_s: float
+
+
+def solve_iterative_exact(
+    puzzle: Puzzle, time_limit_s: float = 30.0, seed: int = 0, max_iterations: int = 1000
+) -> IterativeResult:
+    """The reference page's method with exact solves, for an iteration-count baseline."""
+    t0 = time.perf_counter()
+    m = IterativeExactModel(puzzle)
+    hint = None
+    sizes: list[list[int]] = []
+    for it in range(1, max_iterations + 1):
+        left = time_limit_s - (time.perf_counter() - t0)
+        if left <= 0:
+            return IterativeResult("timeout", None, it - 1, sizes, time.perf_counter() - t0)
+        st, sel = m.solve(left, seed=seed + it, hint=hint)
+        if sel is None:
+            return IterativeResult(st, None, it, sizes, time.perf_counter() - t0)
+        loops = split_loops(puzzle, sel)
+        sizes.append([len(lp) for lp in loops])
+        for lp in loops:
+            if loop_satisfies_clues(puzzle, lp):
+                on = set(lp)
+                answer = [e in on for e in range(puzzle.num_edges)]
+                return IterativeResult("solved", answer, it, sizes, time.perf_counter() - t0)
+        for lp in loops:
+            m.add_cut(lp)
+        hint = sel
+    return IterativeResult("max_iterations", None, max_iterations, sizes, time.perf_counter() - t0)

@@ -1,0 +1,541 @@
+"""Readers and writers for the formats Slitherlink puzzles are shared in.
+
+Each reader raises :class:`PuzzleFormatError` naming the line/column or character at fault.
+Readers of formats that can carry an answer (ASCII board, janko.at, pzprv3) put it in
+``puzzle.meta["answer"]`` as a list of booleans in edge order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .puzzle import Answer, Clue, Puzzle, PuzzleFormatError
+
+FORMATS = ("rows", "ascii", "puzzlink", "loopy", "janko", "pzprv3")
+
+
+def detect_format(text: str) -> str:
+    s = text.strip()
+    if not s:
+        raise PuzzleFormatError("empty puzzle text")
+    first = s.splitlines()[0].strip()
+    if first.startswith("pzprv3"):
+        return "pzprv3"
+    if "[problem]" in s.lower():
+        return "janko"
+    if first.startswith("+"):
+        return "ascii"
+    if re.match(r"^\d+x\d+(t\d+)?(d[a-z])?:", s):
+        return "loopy"
+    if "://" in s or "?" in first or re.match(r"^[a-z]+/", s):
+        return "puzzlink"
+    return "rows"
+
+
+def parse(text: str, name: str = "") -> Puzzle:
+    """Read ``text`` in whichever supported format it is in."""
+    fmt = detect_format(text)
+    return READERS[fmt](text, name=name)
+
+
+# -- clue rows ----------------------------------------------------------------------------
+def _clue_char(ch: str, where: str) -> Clue:
+    if ch in ".-":
+        return None
+    if ch in "0123":
+        return int(ch)
+    if ch.isdigit():
+        raise PuzzleFormatError(f"{where}: clue {ch} is greater than 3")
+    raise PuzzleFormatError(f"{where}: unexpected character {ch!r} (use 0-3, '.' or '-')")
+
+
+def parse_clue_rows(text: str, name: str = "") -> Puzzle:
+    """Rows like ``.11..0.0.0`` separated by newlines, commas or '/'."""
+    rows = [r.strip() for r in re.split(r"[\n,/]", text.strip())]
+    rows = [r for r in rows if r]
+    if not rows:
+        raise PuzzleFormatError("no clue rows found")
+    clues = []
+    for r, row in enumerate(rows):
+        clues.append(
+            tuple(_clue_char(ch, f"row {r + 1}, column {c + 1}") for c, ch in enumerate(row))
+        )
+        if len(row) != len(rows[0]):
+            raise PuzzleFormatError(
+                f"row {r + 1} has {len(row)} cells, row 1 has {len(rows[0])} (ragged rows)"
+            )
+    return Puzzle(tuple(clues), name=name)
+
+
+def write_rows(puzzle: Puzzle, sep: str = "\n") -> str:
+    return sep.join(puzzle.to_rows())
+
+
+# -- the reference page's ASCII board -----------------------------------------------------
+def write_ascii(puzzle: Puzzle, answer: Answer | None = None) -> str:
+    """Exactly the reference program's print_board (clue lines right-stripped)."""
+    sel = [False] * puzzle.num_edges if answer is None else [bool(x) for x in answer]
+    if len(sel) != puzzle.num_edges:
+        raise ValueError(f"answer has {len(sel)} edges, the board has {puzzle.num_edges}")
+    R, C = puzzle.rows, puzzle.cols
+    lines = []
+    for i in range(R + 1):
+        lines.append("".join("+---" if sel[puzzle.h(i, j)] else "+   " for j in range(C)) + "+")
+        if i == R:
+            break
+        line = ""
+        for j in range(C + 1):
+            line += "|" if sel[puzzle.v(i, j)] else " "
+            if j < C:
+                n = puzzle.clues[i][j]
+                line += " " + (" " if n is None else str(n)) + " "
+        lines.append(line.rstrip())
+    return "\n".join(lines)
+
+
+def parse_ascii(text: str, name: str = "") -> Puzzle:
+    lines = text.strip("\n").splitlines()
+    while lines and not lines[-1].strip():
+        lines.pop()
+    # Drop any leading lines before the first '+' line (e.g. a caption).
+    start = next((k for k, ln in enumerate(lines) if ln.lstrip().startswith("+")), None)
+    if start is None:
+        raise PuzzleFormatError("no '+' grid line found")
+    lines = lines[start:]
+    if len(lines) % 2 == 0:
+        raise PuzzleFormatError(
+            f"line {start + len(lines)}: a board ends with a '+' line (got {len(lines)} lines)"
+        )
+    R = len(lines) // 2
+    first = lines[0].rstrip()
+    C = first.count("+") - 1
+    if C < 1:
+        raise PuzzleFormatError(f"line {start + 1}: a grid line needs at least two '+'")
+    width = 4 * C + 1
+    h_bits: list[bool] = []
+    v_bits: list[bool] = []
+    clues: list[tuple[Clue, ...]] = []
+    for k, raw in enumerate(lines):
+        lineno = start + k + 1
+        line = raw.rstrip().ljust(width)
+        if len(line) > width:
+            raise PuzzleFormatError(
+                f"line {lineno}, column {width + 1}: text past the {C}-column board"
+            )
+        if k % 2 == 0:
+            for j in range(C + 1):
+                if line[4 * j] != "+":
+                    raise PuzzleFormatError(f"line {lineno}, column {4 * j + 1}: expected '+'")
+                if j < C:
+                    seg = line[4 * j + 1 : 4 * j + 4]
+                    if seg not in ("   ", "---"):
+                        raise PuzzleFormatError(
+                            f"line {lineno}, column {4 * j + 2}: expected '---' or spaces, "
+                            f"got {seg!r}"
+                        )
+                    h_bits.append(seg == "---")
+        else:
+            row: list[Clue] = []
+            for j in range(C + 1):
+                ch = line[4 * j]
+                if ch not in " |":
+                    raise PuzzleFormatError(
+                        f"line {lineno}, column {4 * j + 1}: expected '|' or space, got {ch!r}"
+                    )
+                v_bits.append(ch == "|")
+                if j < C:
+                    if line[4 * j + 1] != " " or line[4 * j + 3] != " ":
+                        raise PuzzleFormatError(
+                            f"line {lineno}, column {4 * j + 2}: a clue stands alone in the "
+                            "middle of its cell"
+                        )
+                    ch = line[4 * j + 2]
+                    row.append(
+                        None if ch == " " else _clue_char(ch, f"line {lineno}, column {4 * j + 3}")
+                    )
+            clues.append(tuple(row))
+    puzzle = Puzzle(tuple(clues), name=name)
+    answer = h_bits + v_bits
+    if any(answer):
+        puzzle.meta["answer"] = answer
+    return puzzle
+
+
+# -- puzz.link / pzprjs URLs --------------------------------------------------------------
+_URL_RE = re.compile(r"^(?:[a-z]+://[^?]*\?)?(?P<pid>[A-Za-z0-9_]+)/(?P<rest>.*)$", re.IGNORECASE)
+_SLITHER_PIDS = {"slither", "slitherlink"}
+
+
+def parse_puzzlink(text: str, name: str = "") -> Puzzle:
+    s = text.strip()
+    m = _URL_RE.match(s)
+    if not m:
+        raise PuzzleFormatError(f"not a puzz.link URL: {s[:60]!r}")
+    pid = m["pid"].lower()
+    if pid not in _SLITHER_PIDS:
+        raise PuzzleFormatError(f"the URL is for puzzle type {pid!r}, not slither")
+    parts = m["rest"].split("/")
+    if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit():
+        raise PuzzleFormatError(f"expected slither/COLS/ROWS/BODY, got {pid}/{m['rest']!r}")
+    cols, rows, body = int(parts[0]), int(parts[1]), parts[2]
+    if cols < 1 or rows < 1:
+        raise PuzzleFormatError(f"board size {cols}x{rows} (cols x rows) is empty")
+    n = rows * cols
+    cells: list[Clue] = [None] * n
+    unknown = 0
+    c = 0
+    for k, ch in enumerate(body):
+        where = f"body character {k + 1} {ch!r}"
+        if c >= n:
+            raise PuzzleFormatError(
+                f"{where}: the body continues past the {cols}x{rows} (cols x rows) board"
+            )
+        if "0" <= ch <= "4":
+            val, skip = int(ch), 0
+        elif "5" <= ch <= "9":
+            val, skip = int(ch) - 5, 1
+        elif "a" <= ch <= "e":
+            val, skip = int(ch, 16) - 10, 2
+        elif "g" <= ch <= "z":
+            val, skip = None, int(ch, 36) - 16
+            if c + skip >= n:
+                raise PuzzleFormatError(
+                    f"{where}: a run of {skip + 1} blanks runs past the "
+                    f"{cols}x{rows} (cols x rows) board"
+                )
+        elif ch == ".":
+            val, skip = None, 0
+            unknown += 1
+        else:
+            raise PuzzleFormatError(f"{where}: not a slither URL body character")
+        if val is not None:
+            if val > 3:
+                raise PuzzleFormatError(f"{where}: clue {val} is greater than 3")
+            cells[c] = val
+        c += 1 + skip
+    if c < n:
+        raise PuzzleFormatError(
+            f"the body covers {c} of the {n} cells of a {cols}x{rows} (cols x rows) board"
+        )
+    clues = tuple(tuple(cells[i * cols : (i + 1) * cols]) for i in range(rows))
+    puzzle = Puzzle(clues, name=name)
+    if unknown:
+        puzzle.meta["unknown_clues"] = unknown  # '?' clues constrain nothing
+    return puzzle
+
+
+def puzzlink_body(puzzle: Puzzle) -> str:
+    """The body pzprjs' encode4Cell writes."""
+    cells = [n for row in puzzle.clues for n in row]
+    n = len(cells)
+    out = []
+    count = 0
+    c = 0
+    while c < n:
+        pstr = ""
+        qn = cells[c]
+        if qn is not None:
+            if c + 1 < n and cells[c + 1] is not None:
+                pstr = format(qn, "x")
+            elif c + 2 < n and cells[c + 2] is not None:
+                pstr = format(5 + qn, "x")
+                c += 1
+            else:
+                pstr = format(10 + qn, "x")
+                c += 2
+        else:
+            count += 1
+        if count == 0:
+            out.append(pstr)
+        elif pstr or count == 20:
+            out.append(_base36(count + 15) + pstr)
+            count = 0
+        c += 1
+    if count > 0:
+        out.append(_base36(count + 15))
+    return "".join(out)
+
+
+def _base36(v: int) -> str:
+    return "0123456789abcdefghijklmnopqrstuvwxyz"[v]
+
+
+def write_puzzlink(puzzle: Puzzle, host: str = "https://puzz.link/p?") -> str:
+    return f"{host}slither/{puzzle.cols}/{puzzle.rows}/{puzzlink_body(puzzle)}"
+
+
+# -- Simon Tatham's Loopy game IDs --------------------------------------------------------
+_LOOPY_RE = re.compile(r"^(?P<w>\d+)x(?P<h>\d+)(?:t(?P<t>\d+))?(?:d(?P<d>[a-z]))?:(?P<desc>.*)$")
+
+
+def parse_loopy(text: str, name: str = "") -> Puzzle:
+    s = text.strip()
+    m = _LOOPY_RE.match(s)
+    if not m:
+        raise PuzzleFormatError(f"not a Loopy game ID (WxHt0dD:DESC): {s[:60]!r}")
+    if m["t"] not in (None, "0"):
+        raise PuzzleFormatError(f"Loopy grid type t{m['t']} is not the square grid (t0)")
+    w, h, desc = int(m["w"]), int(m["h"]), m["desc"]
+    n = w * h
+    cells: list[Clue] = []
+    for k, ch in enumerate(desc):
+        where = f"description character {k + 1} {ch!r}"
+        if ch.isdigit():
+            cells.append(_clue_char(ch, where))
+        elif "a" <= ch <= "z":
+            cells.extend([None] * (ord(ch) - ord("a") + 1))
+        else:
+            raise PuzzleFormatError(f"{where}: not a digit or a blank run a-z")
+        if len(cells) > n:
+            raise PuzzleFormatError(f"{where}: the description runs past the {w}x{h} board")
+    if len(cells) != n:
+        raise PuzzleFormatError(
+            f"the description covers {len(cells)} of the {n} cells of a {w}x{h} board"
+        )
+    clues = tuple(tuple(cells[i * w : (i + 1) * w]) for i in range(h))
+    puzzle = Puzzle(clues, name=name)
+    if m["d"]:
+        puzzle.meta["loopy_difficulty"] = m["d"]
+    return puzzle
+
+
+def write_loopy(puzzle: Puzzle, difficulty: str | None = None) -> str:
+    d = difficulty or puzzle.meta.get("loopy_difficulty")
+    out = []
+    run = 0
+    for n in (x for row in puzzle.clues for x in row):
+        if n is None:
+            run += 1
+            if run == 26:
+                out.append("z")
+                run = 0
+            continue
+        if run:
+            out.append(chr(ord("a") + run - 1))
+            run = 0
+        out.append(str(n))
+    if run:
+        out.append(chr(ord("a") + run - 1))
+    params = f"{puzzle.cols}x{puzzle.rows}t0" + (f"d{d}" if d else "")
+    return f"{params}:{''.join(out)}"
+
+
+# -- janko.at -----------------------------------------------------------------------------
+def _sections(text: str) -> dict[str, list[tuple[int, str]]]:
+    sections: dict[str, list[tuple[int, str]]] = {}
+    current: str | None = None
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        m = re.match(r"^\[(\w+)\]$", line)
+        if m:
+            current = m[1].lower()
+            sections[current] = []
+        elif current is not None and line and not line.startswith("#"):
+            sections[current].append((lineno, line))
+    return sections
+
+
+def parse_janko(text: str, name: str = "") -> Puzzle:
+    sec = _sections(text)
+    if "problem" not in sec or not sec["problem"]:
+        raise PuzzleFormatError("janko text has no [problem] rows")
+    clues = []
+    width = None
+    for lineno, line in sec["problem"]:
+        items = line.split()
+        if width is None:
+            width = len(items)
+        elif len(items) != width:
+            raise PuzzleFormatError(
+                f"line {lineno}: {len(items)} cells, the first [problem] row has {width} (ragged rows)"
+            )
+        row = []
+        for c, it in enumerate(items):
+            if len(it) != 1:
+                raise PuzzleFormatError(f"line {lineno}, cell {c + 1}: {it!r} is not one character")
+            row.append(_clue_char(it, f"line {lineno}, cell {c + 1}"))
+        clues.append(tuple(row))
+    puzzle = Puzzle(tuple(clues), name=name)
+    if sec.get("solution"):
+        inside = []
+        for lineno, line in sec["solution"]:
+            items = line.split()
+            if len(items) != puzzle.cols:
+                raise PuzzleFormatError(
+                    f"line {lineno}: [solution] row has {len(items)} cells, the board {puzzle.cols}"
+                )
+            bad = [it for it in items if it not in ("x", "-")]
+            if bad:
+                raise PuzzleFormatError(
+                    f"line {lineno}: [solution] cell {bad[0]!r} is not 'x' or '-'"
+                )
+            inside.append([it == "x" for it in items])
+        if len(inside) != puzzle.rows:
+            raise PuzzleFormatError(
+                f"[solution] has {len(inside)} rows, [problem] has {puzzle.rows}"
+            )
+        puzzle.meta["answer"] = answer_from_inside(puzzle, inside)
+    return puzzle
+
+
+def answer_from_inside(puzzle: Puzzle, inside: Sequence[Sequence[bool]]) -> list[bool]:
+    """The edges between inside and outside cells (the board's outside counts as outside)."""
+    R, C = puzzle.rows, puzzle.cols
+
+    def cell(i: int, j: int) -> bool:
+        return 0 <= i < R and 0 <= j < C and bool(inside[i][j])
+
+    ans = [False] * puzzle.num_edges
+    for i in range(R + 1):
+        for j in range(C):
+            ans[puzzle.h(i, j)] = cell(i - 1, j) != cell(i, j)
+    for i in range(R):
+        for j in range(C + 1):
+            ans[puzzle.v(i, j)] = cell(i, j - 1) != cell(i, j)
+    return ans
+
+
+def inside_from_answer(puzzle: Puzzle, answer: Answer) -> list[list[bool]]:
+    """Cells inside the loop: an odd number of vertical edges to their left (ray casting)."""
+    out = []
+    for i in range(puzzle.rows):
+        row, inside = [], False
+        for j in range(puzzle.cols):
+            if answer[puzzle.v(i, j)]:
+                inside = not inside
+            row.append(inside)
+        out.append(row)
+    return out
+
+
+def write_janko(puzzle: Puzzle, answer: Answer | None = None) -> str:
+    lines = ["[problem]"]
+    lines += [" ".join("-" if n is None else str(n) for n in row) for row in puzzle.clues]
+    if answer is not None:
+        lines.append("[solution]")
+        lines += [
+            " ".join("x" if x else "-" for x in row) for row in inside_from_answer(puzzle, answer)
+        ]
+    return "\n".join(lines) + "\n"
+
+
+# -- pzprv3 files -------------------------------------------------------------------------
+def parse_pzprv3(text: str, name: str = "") -> Puzzle:
+    lines = [(k, ln.strip()) for k, ln in enumerate(text.strip().splitlines(), start=1)]
+    pos = 0
+
+    def take(what: str) -> tuple[int, str]:
+        nonlocal pos
+        while pos < len(lines) and not lines[pos][1]:
+            pos += 1
+        if pos >= len(lines):
+            raise PuzzleFormatError(f"pzprv3 file ends before {what}")
+        pos += 1
+        return lines[pos - 1]
+
+    _, header = take("the header")
+    if not re.fullmatch(r"pzprv3(\.\d+)?", header):
+        raise PuzzleFormatError(f"line 1: expected 'pzprv3', got {header!r}")
+    filever = int(header.split(".")[1]) if "." in header else 0
+    lineno, pid = take("the puzzle type")
+    if pid.lower() not in _SLITHER_PIDS:
+        raise PuzzleFormatError(f"line {lineno}: the file is for puzzle type {pid!r}, not slither")
+    sizes = []
+    for what in ("ROWS", "COLS"):
+        lineno, s = take(what)
+        if not s.isdigit() or int(s) < 1:
+            raise PuzzleFormatError(f"line {lineno}: {what} must be a positive number, got {s!r}")
+        sizes.append(int(s))
+    R, C = sizes
+
+    def grid(nrows: int, ncols: int, what: str) -> list[tuple[int, list[str]]]:
+        out = []
+        for _ in range(nrows):
+            lineno, s = take(what)
+            items = s.split()
+            if len(items) != ncols:
+                raise PuzzleFormatError(
+                    f"line {lineno}: {what} row has {len(items)} items, expected {ncols}"
+                )
+            out.append((lineno, items))
+        return out
+
+    clues = []
+    unknown = 0
+    for lineno, items in grid(R, C, "clue"):
+        row: list[Clue] = []
+        for c, it in enumerate(items):
+            if it == "-":
+                unknown += 1
+                row.append(None)
+            elif it == ".":
+                row.append(None)
+            elif it.isdigit() and len(it) > 1:
+                raise PuzzleFormatError(f"line {lineno}, item {c + 1}: clue {it} is greater than 3")
+            elif it.isdigit():
+                row.append(_clue_char(it, f"line {lineno}, item {c + 1}"))
+            else:
+                raise PuzzleFormatError(f"line {lineno}, item {c + 1}: unexpected clue {it!r}")
+        clues.append(tuple(row))
+    puzzle = Puzzle(tuple(clues), name=name)
+    if unknown:
+        puzzle.meta["unknown_clues"] = unknown
+    if filever >= 1:
+        grid(R, C, "cell mark")  # background marks: not part of the puzzle
+    if pos >= len(lines) or all(not ln for _, ln in lines[pos:]):
+        return puzzle
+
+    def edge(it: str, lineno: int, c: int) -> bool:
+        if it == "1":
+            return True
+        if it in ("0", "-1", "2"):
+            return False
+        raise PuzzleFormatError(f"line {lineno}, item {c + 1}: edge value {it!r} is not 1, 0 or -1")
+
+    v = [
+        edge(it, ln, c)
+        for ln, items in grid(R, C + 1, "vertical edge")
+        for c, it in enumerate(items)
+    ]
+    h = [
+        edge(it, ln, c)
+        for ln, items in grid(R + 1, C, "horizontal edge")
+        for c, it in enumerate(items)
+    ]
+    if any(v) or any(h):
+        puzzle.meta["answer"] = h + v
+    return puzzle
+
+
+def write_pzprv3(puzzle: Puzzle, answer: Answer | None = None) -> str:
+    R, C = puzzle.rows, puzzle.cols
+    out = ["pzprv3", "slither", str(R), str(C)]
+    out += ["".join(("." if n is None else str(n)) + " " for n in row) for row in puzzle.clues]
+    sel = [False] * puzzle.num_edges if answer is None else list(answer)
+    out += [
+        "".join(("1" if sel[puzzle.v(i, j)] else "0") + " " for j in range(C + 1)) for i in range(R)
+    ]
+    out += [
+        "".join(("1" if sel[puzzle.h(i, j)] else "0") + " " for j in range(C)) for i in range(R + 1)
+    ]
+    return "\n".join(out) + "\n"
+
+
+READERS = {
+    "rows": parse_clue_rows,
+    "ascii": parse_ascii,
+    "puzzlink": parse_puzzlink,
+    "loopy": parse_loopy,
+    "janko": parse_janko,
+    "pzprv3": parse_pzprv3,
+}
+
+WRITERS = {
+    "rows": lambda p: write_rows(p),
+    "ascii": lambda p: write_ascii(p),
+    "puzzlink": lambda p: write_puzzlink(p),
+    "loopy": lambda p: write_loopy(p),
+    "janko": lambda p: write_janko(p),
+    "pzprv3": lambda p: write_pzprv3(p),
+}

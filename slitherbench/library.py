@@ -1,0 +1,93 @@
+"""Built-in puzzles and suites.
+
+``loopy_dev`` are the 60 puzzles of shared/corpus/loopy_dev.jsonl, copied into the package
+(data/loopy_dev.jsonl): made with Simon Tatham's Loopy generator (MIT licence), each with its
+unique solution. ``reference10`` is the 10x10 board of the QUBO++ Slitherlink page.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+from .generate import generate
+from .puzzle import Puzzle
+
+REFERENCE10_ROWS = (
+    ".11..0.0.0",
+    ".2.....2..",
+    ".221.0....",
+    "..3......1",
+    "3...12112.",
+    ".0.1...111",
+    "1....1.2..",
+    "1...0..2.2",
+    "1.0......1",
+    "2..11..11.",
+)
+
+
+@cache
+def loopy_dev() -> tuple[Puzzle, ...]:
+    out = []
+    text = resources.files("slitherbench").joinpath("data/loopy_dev.jsonl").read_text()
+    for line in text.splitlines():
+        d = json.loads(line)
+        p = Puzzle.from_rows(d["clues"], name=d["id"])
+        p.meta.update(
+            difficulty=d["difficulty"],
+            loopy_id=d["loopy_id"],
+            puzzlink=d["puzzlink"],
+            answer=[c == "1" for c in d["solution_H"] + d["solution_V"]],
+            source="Simon Tatham's Loopy (MIT), shared/corpus/loopy_dev.jsonl",
+        )
+        out.append(p)
+    return tuple(out)
+
+
+def reference10() -> Puzzle:
+    return Puzzle.from_rows(list(REFERENCE10_ROWS), name="reference10")
+
+
+@cache
+def generated(rows: int, cols: int, seed: int) -> Puzzle:
+    return generate(rows, cols, seed)
+
+
+def _loopy_first_of_each_size() -> list[Puzzle]:
+    seen: dict[str, Puzzle] = {}
+    for p in loopy_dev():
+        seen.setdefault(p.size_label, p)
+    return list(seen.values())
+
+
+# Suites: name -> function returning the puzzles. "small" fits pyqbpp's free 100-variable
+# limit for the cons form (4x4: 40 edges, 5x5: 60, 6x6: 84).
+SUITES = {
+    "reference10": lambda: [reference10()],
+    "tiny": lambda: [generated(3, 3, 1), generated(4, 4, 1)],
+    "small": lambda: (
+        [generated(4, 4, s) for s in (1, 2)] + [generated(5, 5, 1), generated(6, 6, 1)]
+    ),
+    "loopy_dev": lambda: list(loopy_dev()),
+    "loopy5": lambda: [p for p in loopy_dev() if p.size_label == "5x5"],
+    "scaling": _loopy_first_of_each_size,
+    "graded": lambda: [generated(4, 4, 1)] + _loopy_first_of_each_size(),
+}
+
+
+def get_puzzle(name: str) -> Puzzle:
+    if name == "reference10":
+        return reference10()
+    for p in loopy_dev():
+        if p.name == name:
+            return p
+    raise KeyError(f"no built-in puzzle {name!r} (try reference10 or a loopy_dev id)")
+
+
+def get_suite(name: str) -> list[Puzzle]:
+    try:
+        return SUITES[name]()
+    except KeyError:
+        raise KeyError(f"no built-in suite {name!r}; known: {', '.join(sorted(SUITES))}") from None

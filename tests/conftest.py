@@ -1,0 +1,24 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+CORPUS = SHARED / "corpus" / "loopy_dev.jsonl"
+
+
+def _corpus_path() -> Path:
+    # CI has ../shared beside the checkout; fall back to the packaged copy of the same file.
+    if CORPUS.exists():
+        return CORPUS
+    return Path(__file__).resolve().parents[1] / "slitherbench" / "data" / "loopy_dev.jsonl"
+
+
+CORPUS_RECORDS = [json.loads(line) for line in _corpus_path().read_text().splitlines()]
+
+
+@pytest.fixture(params=CORPUS_RECORDS, ids=[d["id"] for d in CORPUS_RECORDS])
+def corpus_record(request: pytest.FixtureRequest) -> dict:
+    return request.param

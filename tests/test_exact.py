@@ -1,0 +1,48 @@
+from __future__ import annotations
+
+from slitherbench.check import check_answer
+from slitherbench.exact import solve_exact, solve_iterative_exact
+from slitherbench.generate import generate
+from slitherbench.library import reference10
+from slitherbench.puzzle import Puzzle
+
+
+def test_exact_reproduces_corpus_solution_and_proves_unique(corpus_record: dict) -> None:
+    p = Puzzle.from_rows(corpus_record["clues"])
+    r = solve_exact(p, time_limit_s=60)
+    assert r.status == "unique"
+    assert r.answer == [c == "1" for c in corpus_record["solution_H"] + corpus_record["solution_V"]]
+
+
+def test_two_answers_report_multiple() -> None:
+    # 2x2 board, clue 1 top-left: a unit loop around either neighbour cell works.
+    p = Puzzle.from_rows(["1.", ".."])
+    r = solve_exact(p)
+    assert r.status == "multiple"
+    assert len(r.answers) == 2 and r.answers[0] != r.answers[1]
+    assert all(check_answer(p, a) == [] for a in r.answers)
+
+
+def test_contradiction_reports_infeasible() -> None:
+    assert solve_exact(Puzzle.from_rows(["30"])).status == "infeasible"
+
+
+def test_no_time_is_timeout_not_infeasible() -> None:
+    r = solve_exact(Puzzle.from_rows(["." * 12] * 12), time_limit_s=1e-6)
+    assert r.status in ("timeout", "multiple")  # never "infeasible"
+
+
+def test_iterative_exact_on_reference() -> None:
+    r = solve_iterative_exact(reference10(), seed=1)
+    assert r.status == "solved"
+    assert r.answer is not None and check_answer(reference10(), r.answer) == []
+    assert sum(r.answer) == 64
+    assert r.iterations == len(r.loop_sizes) >= 1
+
+
+def test_generator_is_unique_and_deterministic() -> None:
+    a = generate(5, 6, seed=7)
+    assert a == generate(5, 6, seed=7)
+    assert a != generate(5, 6, seed=8)
+    r = solve_exact(a)
+    assert r.status == "unique" and r.answer == a.meta["answer"]
