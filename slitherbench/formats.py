@@ -107,7 +107,6 @@ def parse_ascii(text: str, name: str = "") -> Puzzle:
         raise PuzzleFormatError(
             f"line {start + len(lines)}: a board ends with a '+' line (got {len(lines)} lines)"
         )
-    R = len(lines) // 2
     first = lines[0].rstrip()
     C = first.count("+") - 1
     if C < 1:

@@ -73,7 +73,7 @@ SUITES = {
     "loopy_dev": lambda: list(loopy_dev()),
     "loopy5": lambda: [p for p in loopy_dev() if p.size_label == "5x5"],
     "scaling": _loopy_first_of_each_size,
-    "graded": lambda: [generated(4, 4, 1)] + _loopy_first_of_each_size(),
+    "graded": lambda: [generated(4, 4, 1), *_loopy_first_of_each_size()],
 }
 
 
