@@ -1,0 +1,74 @@
+"""Shared solve step of the pyqbpp solvers (ABS3, EasySolver)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+import dimod
+
+from ..formulations import Model
+from .base import Backend, BackendUnavailable, one_sample
+from .qbpp_session import QbppSession
+
+
+class PyqbppBackend(Backend):
+    accepts = frozenset({"cons", "hubo", "qubo"})
+    needs_fresh_process = True
+    solver_class: ClassVar[str]
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.session: QbppSession | None = None
+
+    def available(self) -> str | None:
+        try:
+            import pyqbpp  # noqa: F401
+        except Exception as exc:  # pragma: no cover - depends on the install
+            return f"pyqbpp cannot be imported: {exc}"
+        return None
+
+    def start(self, model: Model) -> None:
+        self.session = QbppSession()
+        self.session.sync(model)
+
+    def make_solver(self, expr: Any) -> Any:
+        return getattr(self.session.qbpp, self.solver_class)(expr)
+
+    def search_params(self, seed: int, time_limit_s: float) -> dict[str, Any]:
+        return {"target_energy": 0, "time_limit": time_limit_s, "seed": seed}
+
+    def solve(
+        self, model: Model, *, seed: int, hint: Mapping[int, int] | None, time_limit_s: float
+    ) -> dimod.SampleSet:
+        if self.session is None:
+            raise BackendUnavailable("start() was not called")
+        s = self.session
+        s.sync(model)
+        t0 = time.perf_counter()
+        solver = self.make_solver(s.expr)
+        t1 = time.perf_counter()
+        kwargs = self.search_params(
+            seed, min(time_limit_s, float(self.params.get("time_limit_s", time_limit_s)))
+        )
+        if hint is not None:
+            kwargs["hint"] = s.hint(hint)
+        sol = solver.search(**kwargs)
+        t2 = time.perf_counter()
+        info = dict(getattr(sol, "info", {}) or {})
+        sample = s.read(sol)
+        return one_sample(
+            model,
+            sample,
+            float(sol.energy),
+            start_s=t1 - t0,
+            solve_s=t2 - t1,
+            mode=info.get("mode", "CPU"),
+            hint_used=hint is not None,
+            gpu=info.get("gpu", ""),
+            backend_run_time_s=float(info.get("run_time", "nan") or "nan"),
+        )
+
+    def close(self) -> None:
+        self.session = None
