@@ -1,0 +1,89 @@
+"""Where and with what a result was made: package versions, git commit, host, CPU, GPU."""
+
+from __future__ import annotations
+
+import os
+import platform
+import shutil
+import socket
+import subprocess
+from functools import cache
+from importlib import metadata
+from pathlib import Path
+
+PACKAGES = ("slitherbench", "pyqbpp", "dimod", "dwave-samplers", "ortools", "openjij", "hydra-core")
+
+
+def _version(pkg: str) -> str:
+    try:
+        return metadata.version(pkg)
+    except metadata.PackageNotFoundError:
+        return ""
+
+
+def _git_commit() -> str:
+    repo = Path(__file__).resolve().parents[1]
+    if not (repo / ".git").exists() or not shutil.which("git"):
+        return ""
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(repo), "rev-parse", "--short=12", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+        dirty = subprocess.run(
+            ["git", "-C", str(repo), "status", "--porcelain", "--untracked-files=no"],
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    commit = out.stdout.strip()
+    return commit + ("-dirty" if commit and dirty.stdout.strip() else "")
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _gpu() -> str:
+    if not shutil.which("nvidia-smi"):
+        return ""
+    try:
+        out = subprocess.run(
+            ["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return ", ".join(x.strip() for x in out.stdout.splitlines() if x.strip())
+
+
+@cache
+def provenance() -> dict[str, str | int | bool]:
+    info: dict[str, str | int | bool] = {
+        f"version_{p.replace('-', '_')}": _version(p) for p in PACKAGES
+    }
+    info.update(
+        git_commit=_git_commit(),
+        host=socket.gethostname(),
+        cpu=_cpu(),
+        cpu_count=os.cpu_count() or 0,
+        gpu=_gpu(),
+        python=platform.python_version(),
+        qbpp_license=bool(os.environ.get("QBPP_LICENSE_KEY")),
+    )
+    return info

@@ -1,0 +1,97 @@
+"""The results store: one directory per experiment, one Parquet file per finished trial.
+
+Layout (see results/README.md)::
+
+    results/<experiment>/
+        config.yaml                 resolved configuration of the latest run
+        trials/<key>.parquet        one row: the trial
+        iterations/<key>.parquet    one row per iteration of that trial
+        trials.parquet              snapshot of all trials (rewritten after each run)
+        iterations.parquet          snapshot of all iterations
+
+Each trial is written when it completes, to a temporary name and then renamed (atomic on
+POSIX), so an interrupted run loses nothing already finished. The per-trial files are the
+truth; the two snapshots are conveniences rebuilt from them.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from .runner import FINAL_STATUSES, TrialResult
+
+
+def _atomic_parquet(df: pd.DataFrame, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".parquet")
+    os.close(fd)
+    try:
+        df.to_parquet(tmp, index=False)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _read_dir(d: Path) -> pd.DataFrame:
+    files = sorted(d.glob("*.parquet")) if d.exists() else []
+    frames = [pd.read_parquet(f) for f in files]
+    frames = [f for f in frames if not f.empty]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+class ResultStore:
+    def __init__(self, root: str | os.PathLike[str]) -> None:
+        self.root = Path(root)
+
+    @property
+    def trials_dir(self) -> Path:
+        return self.root / "trials"
+
+    @property
+    def iterations_dir(self) -> Path:
+        return self.root / "iterations"
+
+    def finished_keys(self) -> set[str]:
+        """Keys of trials with a final outcome (skipped/error trials are run again)."""
+        df = _read_dir(self.trials_dir)
+        if df.empty:
+            return set()
+        return set(df.loc[df["status"].isin(FINAL_STATUSES), "key"])
+
+    def write(self, key: str, result: TrialResult, extra: dict[str, Any]) -> None:
+        trial = {"key": key, **extra, **result.trial}
+        rows = [
+            {
+                "key": key,
+                **{k: extra[k] for k in ("experiment", "config_hash", "repetition") if k in extra},
+                "puzzle": trial["puzzle"],
+                "formulation": trial["formulation"],
+                "form_variant": trial["form_variant"],
+                "backend": trial["backend"],
+                "seed": trial["seed"],
+                **it,
+            }
+            for it in result.iterations
+        ]
+        # Iterations first: a trial row never exists without its iterations.
+        _atomic_parquet(pd.DataFrame(rows), self.iterations_dir / f"{key}.parquet")
+        _atomic_parquet(pd.DataFrame([trial]), self.trials_dir / f"{key}.parquet")
+
+    def trials(self) -> pd.DataFrame:
+        return _read_dir(self.trials_dir)
+
+    def iterations(self) -> pd.DataFrame:
+        return _read_dir(self.iterations_dir)
+
+    def snapshot(self) -> None:
+        t, i = self.trials(), self.iterations()
+        if not t.empty:
+            _atomic_parquet(t, self.root / "trials.parquet")
+        if not i.empty:
+            _atomic_parquet(i, self.root / "iterations.parquet")
