@@ -248,11 +248,10 @@ def run_experiment(cfg: DictConfig, results_dir: str | Path | None = None) -> pd
         bar.close()
         store.snapshot()
     everything = store.trials()
-    table = (
-        everything[everything["key"].isin([j[0] for j in jobs])]
-        if not everything.empty
-        else everything
-    )
+    order = {j[0]: k for k, j in enumerate(jobs)}  # the experiment's cell and puzzle order
+    table = everything[everything["key"].isin(order)] if not everything.empty else everything
+    if not table.empty:
+        table = table.sort_values("key", key=lambda s: s.map(order))
     if skipped_cells and cfg.fallback_cells:
         fallback = run_fallback(cfg, out, sorted(skipped_cells), puzzles)
         table = pd.concat([table, fallback], ignore_index=True)
@@ -291,6 +290,15 @@ def print_trace(puzzle: Puzzle, result: Any, label: str) -> None:
         print(puzzle.render(answer_from_bits(puzzle, t["answer"])))
 
 
+def _short_reason(d: pd.DataFrame) -> str:
+    reasons = d.loc[d.status != "solved", "reason"].dropna()
+    reasons = reasons[reasons != ""]
+    if reasons.empty:
+        return ""
+    top = str(reasons.value_counts().index[0])
+    return top if len(top) <= 60 else top[:57] + "..."
+
+
 def summary_table(trials: pd.DataFrame) -> pd.DataFrame:
     """Per puzzle x form x backend: solved/total, median iterations and time."""
     if trials.empty:
@@ -303,6 +311,7 @@ def summary_table(trials: pd.DataFrame) -> pd.DataFrame:
                 "median_iter": d.loc[d.status == "solved", "iterations"].median(),
                 "median_wall_s": round(float(d.wall_s.median()), 3),
                 "statuses": ",".join(f"{k}:{v}" for k, v in d.status.value_counts().items()),
+                "note": _short_reason(d),
             }
         ),
         include_groups=False,

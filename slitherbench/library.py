@@ -73,6 +73,12 @@ SUITES = {
     "loopy_dev": lambda: list(loopy_dev()),
     "loopy5": lambda: [p for p in loopy_dev() if p.size_label == "5x5"],
     "scaling": _loopy_first_of_each_size,
+    # Two 5x5, two 7x7 and one 10x10 Loopy puzzle: the headline HUBO-vs-QUBO comparison.
+    "mixed": lambda: (
+        [p for p in loopy_dev() if p.size_label == "5x5"][:2]
+        + [p for p in loopy_dev() if p.size_label == "7x7"][:2]
+        + [p for p in loopy_dev() if p.size_label == "10x10"][:1]
+    ),
     "graded": lambda: [generated(4, 4, 1), *_loopy_first_of_each_size()],
 }
 

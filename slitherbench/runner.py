@@ -198,9 +198,12 @@ def _run_trial_here(
 
 # -- isolation ---------------------------------------------------------------------------
 def _child(conn: Any, args: tuple[Any, ...]) -> None:
-    # pyqbpp prints a banner and licence notes on stdout; keep the parent's output clean.
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, 1)
+    # pyqbpp prints a banner and licence notes; keep the parent's output clean (errors come
+    # back through the pipe). SLITHERBENCH_DEBUG=1 keeps them.
+    if not os.environ.get("SLITHERBENCH_DEBUG"):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
     try:
         conn.send(_run_trial_here(*args))
     except BaseException as exc:  # pragma: no cover - reported by the parent

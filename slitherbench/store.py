@@ -39,7 +39,10 @@ def _atomic_parquet(df: pd.DataFrame, path: Path) -> None:
 
 
 def _read_dir(d: Path) -> pd.DataFrame:
-    files = sorted(d.glob("*.parquet")) if d.exists() else []
+    # Dot-files are temporaries of a write that was interrupted: never results.
+    files = (
+        sorted(f for f in d.glob("*.parquet") if not f.name.startswith(".")) if d.exists() else []
+    )
     frames = [pd.read_parquet(f) for f in files]
     frames = [f for f in frames if not f.empty]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
@@ -80,7 +83,11 @@ class ResultStore:
             for it in result.iterations
         ]
         # Iterations first: a trial row never exists without its iterations.
-        _atomic_parquet(pd.DataFrame(rows), self.iterations_dir / f"{key}.parquet")
+        it_path = self.iterations_dir / f"{key}.parquet"
+        if rows:
+            _atomic_parquet(pd.DataFrame(rows), it_path)
+        else:
+            it_path.unlink(missing_ok=True)
         _atomic_parquet(pd.DataFrame([trial]), self.trials_dir / f"{key}.parquet")
 
     def trials(self) -> pd.DataFrame:

@@ -39,6 +39,11 @@ def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str
     )
 
 
+def stored(d: Path) -> int:
+    """Trial files written (dot-files are an interrupted write's temporaries)."""
+    return sum(1 for f in (d / "trials").glob("*.parquet") if not f.name.startswith("."))
+
+
 def assert_all_solved_verified(trials: pd.DataFrame) -> None:
     solved = trials[trials.status == "solved"]
     assert len(solved) > 0
@@ -129,12 +134,12 @@ def test_smoke_run_resume_and_kill(tmp_path: Path) -> None:
         stderr=subprocess.DEVNULL,
     )
     deadline = time.time() + 120
-    while time.time() < deadline and len(list((killed / "trials").glob("*.parquet"))) < 3:
+    while time.time() < deadline and stored(killed) < 3:
         time.sleep(0.02)
     assert proc.poll() is None, "the run ended before it could be interrupted"
     proc.send_signal(signal.SIGINT)
     proc.wait(60)
-    partial = len(list((killed / "trials").glob("*.parquet")))
+    partial = stored(killed)
     assert 3 <= partial < 4 * 2 * 6
     resumed = run_cli(*args, f"results_dir={killed}")
     assert resumed.returncode == 0, resumed.stderr[-2000:]

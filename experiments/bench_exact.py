@@ -1,0 +1,86 @@
+"""Benchmark: the exact CP-SAT reference on every corpus puzzle (solve + uniqueness proof),
+and the exact iterative method's iteration counts.
+
+    python experiments/bench_exact.py [--out results/benchmarks]
+
+Targets (2 cores): median under 0.2 s at 10x10 and under 1 s at 20x36. Exit code 1 if missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from slitherbench.exact import solve_exact, solve_iterative_exact
+from slitherbench.library import loopy_dev
+from slitherbench.provenance import provenance
+
+TARGETS = {"10x10": 0.2, "20x36": 1.0}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", type=Path, default=Path("results/benchmarks"))
+    args = ap.parse_args()
+    rows = []
+    for p in loopy_dev():
+        r = solve_exact(p, time_limit_s=60)
+        t0 = time.perf_counter()
+        it = solve_iterative_exact(p, time_limit_s=60, seed=0)
+        rows.append(
+            {
+                "puzzle": p.name,
+                "size": p.size_label,
+                "status": r.status,
+                "matches_corpus": r.answer == p.meta["answer"],
+                "exact_s": r.wall_s,
+                "iterative_status": it.status,
+                "iterative_iterations": it.iterations,
+                "iterative_s": time.perf_counter() - t0,
+            }
+        )
+    df = pd.DataFrame(rows)
+    args.out.mkdir(parents=True, exist_ok=True)
+    df.to_csv(args.out / "bench_exact.csv", index=False)
+    g = df.groupby("size", sort=False)
+    table = pd.DataFrame(
+        {
+            "puzzles": g.size(),
+            "unique": g.status.apply(lambda s: int((s == "unique").sum())),
+            "median_s": g.exact_s.median().round(3),
+            "max_s": g.exact_s.max().round(3),
+            "iter_median": g.iterative_iterations.median(),
+            "iter_max": g.iterative_iterations.max(),
+            "iterative_median_s": g.iterative_s.median().round(3),
+        }
+    )
+    print(f"CPU: {provenance()['cpu']} ({provenance()['cpu_count']} cores)")
+    print(
+        table.to_markdown()
+        if hasattr(table, "to_markdown") and _has_tabulate()
+        else table.to_string()
+    )
+    ok = bool(df.matches_corpus.all() and (df.status == "unique").all())
+    for size, limit in TARGETS.items():
+        med = statistics.median(df.loc[df["size"] == size, "exact_s"])
+        verdict = "PASS" if med < limit else "FAIL"
+        ok &= med < limit
+        print(f"{verdict}: median {med:.3f} s at {size} (target < {limit} s)")
+    return 0 if ok else 1
+
+
+def _has_tabulate() -> bool:
+    try:
+        import tabulate  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+if __name__ == "__main__":
+    sys.exit(main())

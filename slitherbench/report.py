@@ -1,0 +1,134 @@
+"""``python -m slitherbench.report [results dir or experiment name ...]``
+
+Writes, into ``<store>/report/`` (or ``--out``): tables (Markdown and LaTeX booktabs) per
+puzzle x formulation x backend and per formulation x backend, figures (PNG and PDF) and
+``manifest.json`` naming the experiments, config hashes and trial counts each came from.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from . import plots, tables
+from .results import load
+
+
+def build_report(
+    trials: pd.DataFrame,
+    iterations: pd.DataFrame,
+    out: Path,
+    group_by: list[str] | None = None,
+    columns: list[str] | None = None,
+    board_trial: str | None = None,
+) -> dict:
+    out.mkdir(parents=True, exist_ok=True)
+    if trials.empty:
+        raise ValueError("no trials to report on")
+    source = {
+        "experiments": sorted(map(str, trials["experiment"].unique())),
+        "config_hashes": sorted(map(str, trials["config_hash"].unique())),
+        "trials": len(trials),
+        "iterations": len(iterations),
+    }
+    note = f"From experiment(s) {', '.join(source['experiments'])}; config hash(es) {', '.join(source['config_hashes'])}; {len(trials)} trials."
+    files: list[Path] = []
+    per_puzzle_keys = group_by or [*tables.PUZZLE_KEYS, *tables.CELL_KEYS]
+    specs = [
+        (
+            "table_by_puzzle",
+            per_puzzle_keys,
+            "Per puzzle, formulation and backend. Iterations over solved trials; times over all trials (s).",
+        ),
+        (
+            "table_by_form_backend",
+            tables.CELL_KEYS,
+            "Per formulation and backend, over the whole suite.",
+        ),
+    ]
+    for stem, keys, caption in specs:
+        summary = tables.summarise(trials, keys)
+        df = tables.select_columns(summary, keys, columns)
+        md = out / f"{stem}.md"
+        md.write_text(tables.to_markdown(df, f"{caption} {note}"))
+        tex = out / f"{stem}.tex"
+        tex.write_text(tables.to_latex(df, f"{caption} {note}", label=f"tab:{stem}"))
+        summary.to_csv(out / f"{stem}.csv", index=False)
+        files += [md, tex, out / f"{stem}.csv"]
+    files += plots.iterations_figure(trials, out, panel="backend")
+    if trials["puzzle"].nunique() > 1:
+        files += plots.iterations_figure(trials, out, panel="puzzle")
+    files += plots.time_to_solution_figure(trials, out)
+    if (trials["rows"] * trials["cols"]).nunique() > 1:
+        files += plots.scaling_figure(trials, out)
+    chosen = (
+        trials[trials.key == board_trial].iloc[0]
+        if board_trial
+        else plots.pick_board_trial(trials, iterations)
+    )
+    if chosen is not None and not iterations.empty:
+        files += plots.board_figure(chosen, iterations, out)
+    manifest = {"source": source, "files": [f.name for f in files]}
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2))
+    return manifest
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="python -m slitherbench.report", description=__doc__.split("\n\n")[0]
+    )
+    ap.add_argument(
+        "sources",
+        nargs="*",
+        default=["results"],
+        help="results store(s), directories of stores, or experiment names",
+    )
+    ap.add_argument("--out", type=Path, help="output directory (default: <first store>/report)")
+    ap.add_argument(
+        "--results-root", default="results", help="where experiment names are looked up"
+    )
+    ap.add_argument(
+        "--group-by",
+        help="comma-separated grouping of the first table (default puzzle,size,clues,form_variant,backend)",
+    )
+    ap.add_argument(
+        "--columns", help=f"comma-separated columns (default all: {','.join(tables.ALL_COLUMNS)})"
+    )
+    ap.add_argument("--experiment", help="keep only this experiment's trials")
+    ap.add_argument("--board-trial", help="key of the trial drawn in the board figure")
+    args = ap.parse_args(argv)
+    try:
+        trials, iterations = load(args.sources, results_root=args.results_root)
+        if args.experiment:
+            trials = trials[trials.experiment == args.experiment]
+            iterations = iterations[iterations.key.isin(trials.key)]
+        out = args.out
+        if out is None:
+            first = Path(args.sources[0])
+            if not first.exists():
+                first = Path(args.results_root) / args.sources[0]
+            out = first / "report"
+        manifest = build_report(
+            trials,
+            iterations,
+            out,
+            group_by=args.group_by.split(",") if args.group_by else None,
+            columns=args.columns.split(",") if args.columns else None,
+            board_trial=args.board_trial,
+        )
+    except (FileNotFoundError, ValueError, KeyError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"report: {out.resolve()} ({len(manifest['files'])} files from {manifest['source']['trials']} trials)"
+    )
+    print((out / "table_by_form_backend.md").read_text())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,144 @@
+"""CANDAR-style tables from the tidy trials table, in Markdown and LaTeX (booktabs)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+PUZZLE_KEYS = ["puzzle", "size", "clues"]
+CELL_KEYS = ["form_variant", "backend"]
+ALL_COLUMNS = (
+    "solved",
+    "iter_min",
+    "iter_median",
+    "iter_mean",
+    "iter_max",
+    "wall_median_s",
+    "wall_iqr_s",
+    "solve_median_s",
+    "solve_iqr_s",
+    "variables",
+    "terms",
+    "max_degree",
+    "exact_iter",
+)
+
+
+def _iqr(x: pd.Series) -> float:
+    x = x.dropna()
+    return float(x.quantile(0.75) - x.quantile(0.25)) if len(x) else float("nan")
+
+
+def with_size(trials: pd.DataFrame) -> pd.DataFrame:
+    t = trials.copy()
+    t["size"] = t["rows"].astype(str) + "x" + t["cols"].astype(str)
+    t["cells"] = t["rows"] * t["cols"]
+    return t
+
+
+def exact_iterations(trials: pd.DataFrame) -> pd.Series:
+    """Median iteration count of the exact backend per puzzle (NaN where it did not run)."""
+    ex = trials[(trials.backend == "exact") & (trials.status == "solved")]
+    return ex.groupby("puzzle")["iterations"].median()
+
+
+def summarise(trials: pd.DataFrame, group_by: Sequence[str]) -> pd.DataFrame:
+    """One row per group. Iteration statistics are over solved trials; times over all trials."""
+    t = with_size(trials)
+    exact = exact_iterations(t)
+    rows = []
+    for key, d in t.groupby(list(group_by), sort=False, dropna=False):
+        key = key if isinstance(key, tuple) else (key,)
+        ok = d[d.status == "solved"]
+        it = ok["iterations"]
+        row = dict(zip(group_by, key, strict=True))
+        row.update(
+            trials=len(d),
+            n_solved=len(ok),
+            solved=f"{len(ok)}/{len(d)}",
+            iter_min=it.min() if len(it) else np.nan,
+            iter_median=it.median() if len(it) else np.nan,
+            iter_mean=it.mean() if len(it) else np.nan,
+            iter_max=it.max() if len(it) else np.nan,
+            wall_median_s=d["wall_s"].median(),
+            wall_iqr_s=_iqr(d["wall_s"]),
+            solve_median_s=d["solve_s"].median(),
+            solve_iqr_s=_iqr(d["solve_s"]),
+            variables=d["num_variables"].median(),
+            terms=d["num_terms"].median(),
+            max_degree=d["max_degree"].max(),
+            exact_iter=np.nan,
+        )
+        if "puzzle" in group_by:
+            row["exact_iter"] = exact.get(row["puzzle"], np.nan)
+        else:
+            names = d["puzzle"].unique()
+            vals = [exact[n] for n in names if n in exact.index]
+            row["exact_iter"] = float(np.median(vals)) if vals else np.nan
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _fmt(v: object) -> str:
+    if isinstance(v, float | np.floating):
+        if np.isnan(v):
+            return "–"
+        if float(v).is_integer() and abs(v) < 1e6:
+            return str(int(v))
+        return f"{v:.3g}" if abs(v) < 100 else f"{v:.0f}"
+    return str(v)
+
+
+def to_markdown(df: pd.DataFrame, caption: str = "") -> str:
+    cols = list(df.columns)
+    lines = [f"| {' | '.join(cols)} |", "|" + "|".join("---" for _ in cols) + "|"]
+    for _, r in df.iterrows():
+        lines.append("| " + " | ".join(_fmt(r[c]) for c in cols) + " |")
+    out = "\n".join(lines) + "\n"
+    return (caption + "\n\n" + out) if caption else out
+
+
+def _tex(s: str) -> str:
+    for a, b in (
+        ("\\", r"\textbackslash{}"),
+        ("_", r"\_"),
+        ("%", r"\%"),
+        ("&", r"\&"),
+        ("#", r"\#"),
+        ("[", "{[}"),
+        ("]", "{]}"),
+    ):
+        s = s.replace(a, b)
+    return s
+
+
+def to_latex(df: pd.DataFrame, caption: str = "", label: str = "") -> str:
+    cols = list(df.columns)
+    align = "".join("l" if df[c].dtype == object else "r" for c in cols)
+    body = [r"\begin{table}[t]", r"\centering", r"\small"]
+    if caption:
+        body.append(rf"\caption{{{_tex(caption)}}}")
+    if label:
+        body.append(rf"\label{{{label}}}")
+    body += [
+        rf"\begin{{tabular}}{{{align}}}",
+        r"\toprule",
+        " & ".join(_tex(c) for c in cols) + r" \\",
+        r"\midrule",
+    ]
+    for _, r in df.iterrows():
+        body.append(" & ".join(_tex(_fmt(r[c])) for c in cols) + r" \\")
+    body += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
+    return "\n".join(body) + "\n"
+
+
+def select_columns(
+    summary: pd.DataFrame, group_by: Sequence[str], columns: Sequence[str] | None
+) -> pd.DataFrame:
+    cols = list(columns) if columns else list(ALL_COLUMNS)
+    unknown = [c for c in cols if c not in ALL_COLUMNS]
+    if unknown:
+        raise ValueError(f"unknown table columns {unknown}; choose from {', '.join(ALL_COLUMNS)}")
+    return summary[[*group_by, *cols]]
