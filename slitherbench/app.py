@@ -171,14 +171,16 @@ def _in_multirun() -> bool:
 
 
 # -- running -----------------------------------------------------------------------------
-def run_experiment(cfg: DictConfig, results_dir: str | Path | None = None) -> pd.DataFrame:
+def run_experiment(
+    cfg: DictConfig, results_dir: str | Path | None = None, config_name: str = "config.yaml"
+) -> pd.DataFrame:
     """Run every (puzzle x cell x repetition) not yet in the store; return all their trials."""
     from tqdm import tqdm
 
     out = Path(results_dir if results_dir is not None else cfg.results_dir)
     store = ResultStore(out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "config.yaml").write_text(OmegaConf.to_yaml(cfg, resolve=True))
+    (out / config_name).write_text(OmegaConf.to_yaml(cfg, resolve=True))
     puzzles = puzzles_from_config(cfg.puzzle)
     cells = resolve_cells(cfg)
     built = []
@@ -272,7 +274,7 @@ def run_fallback(
         cfg,
         {"cells": OmegaConf.to_container(cfg.fallback_cells), "fallback_cells": None, "cell": None},
     )
-    return run_experiment(sub, out)  # type: ignore[arg-type]
+    return run_experiment(sub, out, config_name="config_fallback.yaml")  # type: ignore[arg-type]
 
 
 def print_trace(puzzle: Puzzle, result: Any, label: str) -> None:

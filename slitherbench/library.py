@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from importlib import resources
+from pathlib import Path
 
 from .generate import generate
 from .puzzle import Puzzle
@@ -31,7 +31,7 @@ REFERENCE10_ROWS = (
 @cache
 def loopy_dev() -> tuple[Puzzle, ...]:
     out = []
-    text = resources.files("slitherbench").joinpath("data/loopy_dev.jsonl").read_text()
+    text = (Path(__file__).resolve().parent / "data" / "loopy_dev.jsonl").read_text()
     for line in text.splitlines():
         d = json.loads(line)
         p = Puzzle.from_rows(d["clues"], name=d["id"])

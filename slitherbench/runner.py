@@ -159,7 +159,6 @@ def _run_trial_here(
                 )
                 break
             t0 = time.perf_counter()
-            backend.before_cut(model, [len(lp) for lp in loops])
             for lp in loops:
                 model.add_cut(lp)
             build_s = time.perf_counter() - t0

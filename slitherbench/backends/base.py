@@ -25,7 +25,6 @@ class Backend(ABC):
     name: ClassVar[str]
     accepts: ClassVar[frozenset[str]]  # formulation names
     needs_fresh_process: ClassVar[bool] = False  # pyqbpp: variable counts are per process
-    supports_hint: ClassVar[bool] = True
 
     def __init__(self, **params: Any) -> None:
         self.params = dict(params)
@@ -44,9 +43,6 @@ class Backend(ABC):
 
     def start(self, model: Model) -> None:
         """Per-trial set-up before the first solve (may raise BackendUnavailable)."""
-
-    def before_cut(self, model: Model, loop_sizes: list[int]) -> None:
-        """Called before cuts are added (may raise BackendUnavailable, e.g. licence limit)."""
 
     @abstractmethod
     def solve(

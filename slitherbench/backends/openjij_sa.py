@@ -16,7 +16,6 @@ from .base import Backend, one_sample
 class OpenJijBackend(Backend):
     name = "openjij"
     accepts = frozenset({"hubo", "qubo"})
-    supports_hint = False
 
     def __init__(
         self,

@@ -8,7 +8,6 @@ runner puts every pyqbpp trial in a fresh child process.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -97,7 +96,3 @@ class QbppSession:
 
     def read(self, sol: Any) -> dict[int, int]:
         return {label: int(sol(v)) for label, v in self.vars.items()}
-
-
-def licence_key_present() -> bool:
-    return bool(os.environ.get("QBPP_LICENSE_KEY"))

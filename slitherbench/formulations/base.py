@@ -169,11 +169,6 @@ class Model:
     def add_cut(self, loop: Sequence[int]) -> Piece:
         return self._add(cut_constraint(loop, self.num_cuts))
 
-    def vars_needed_for_cut(self, loop_size: int) -> int:
-        """New variables a cut of this size adds (for licence budgets before building)."""
-        probe = Model(self.puzzle, self.formulation, next_label=0)
-        return len(self.formulation.encode(cut_constraint(range(loop_size), 0), probe).aux)
-
     # -- size ------------------------------------------------------------------------------
     @property
     def labels(self) -> list[int]:
