@@ -180,6 +180,8 @@ def run_experiment(
     out = Path(results_dir if results_dir is not None else cfg.results_dir)
     store = ResultStore(out)
     out.mkdir(parents=True, exist_ok=True)
+    if cfg.cell is not None and config_name == "config.yaml":
+        config_name = f"config-cell{int(cfg.cell)}.yaml"  # one per job of a multirun sweep
     (out / config_name).write_text(OmegaConf.to_yaml(cfg, resolve=True))
     puzzles = puzzles_from_config(cfg.puzzle)
     cells = resolve_cells(cfg)

@@ -56,9 +56,11 @@ def _cpu() -> str:
     return platform.processor() or platform.machine()
 
 
-def _gpu() -> str:
+@cache
+def gpu_names() -> tuple[str, ...]:
+    """Names of the NVIDIA GPUs nvidia-smi lists (empty without a GPU or nvidia-smi)."""
     if not shutil.which("nvidia-smi"):
-        return ""
+        return ()
     try:
         out = subprocess.run(
             ["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"],
@@ -68,8 +70,8 @@ def _gpu() -> str:
             check=False,
         )
     except (OSError, subprocess.TimeoutExpired):
-        return ""
-    return ", ".join(x.strip() for x in out.stdout.splitlines() if x.strip())
+        return ()
+    return tuple(x.strip() for x in out.stdout.splitlines() if x.strip())
 
 
 @cache
@@ -82,7 +84,7 @@ def provenance() -> dict[str, str | int | bool]:
         host=socket.gethostname(),
         cpu=_cpu(),
         cpu_count=os.cpu_count() or 0,
-        gpu=_gpu(),
+        gpu=", ".join(gpu_names()),
         python=platform.python_version(),
         qbpp_license=bool(os.environ.get("QBPP_LICENSE_KEY")),
     )

@@ -201,6 +201,8 @@ def test_multirun_launchers(tmp_path: Path, launcher: str) -> None:
     assert_all_solved_verified(trials)
     # pyqbpp trials still got their own process inside the reused workers.
     assert trials.loc[trials.backend == "abs3", "isolated"].all()
+    configs = sorted(p.name for p in store.glob("config-cell*.yaml"))
+    assert configs == ["config-cell0.yaml", "config-cell1.yaml", "config-cell3.yaml"]
 
 
 @pytest.mark.parametrize(

@@ -9,11 +9,13 @@ import pytest
 from hydra.utils import instantiate
 from omegaconf import OmegaConf
 
+from slitherbench.backends.abs3 import ABS3Backend
 from slitherbench.backends.faulty import FaultyBackend
 from slitherbench.check import check_answer
 from slitherbench.exact import solve_exact
 from slitherbench.formulations import ConsFormulation, HuboFormulation, QuboFormulation
 from slitherbench.library import generated, reference10
+from slitherbench.provenance import gpu_names
 from slitherbench.puzzle import answer_from_bits
 from slitherbench.runner import STATUSES, run_trial
 
@@ -131,6 +133,13 @@ def test_licence_limit_reached_by_slack_variables_mid_run() -> None:
     if r.status == "skipped":
         assert r.trial["reason"].startswith("license_limit (needs ")
         assert "at iteration" in r.trial["reason"]
+
+
+@pytest.mark.skipif(bool(gpu_names()), reason="this machine has a GPU")
+def test_asking_for_a_missing_gpu_is_a_clear_skip() -> None:
+    r = run_trial(generated(3, 3, 1), ConsFormulation(), ABS3Backend(gpu=1), seed=1)
+    assert r.status == "skipped"
+    assert r.trial["reason"].startswith("gpu=1 asks for 1 GPU(s) but 0 are visible")
 
 
 @pytest.mark.parametrize(
