@@ -282,6 +282,8 @@ def run_fallback(
 def print_trace(puzzle: Puzzle, result: Any, label: str) -> None:
     """The reference page's output: per-iteration energy and loop sizes, first and final boards."""
     t = result.trial
+    if t["status"] == "skipped":
+        return  # the fallback line (or the summary's note) says why, once
     print(
         f"\n== {puzzle.name or puzzle.size_label}  {label}  seed {t['seed']}: {t['status']} {t['reason']}".rstrip()
     )

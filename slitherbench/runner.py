@@ -69,6 +69,7 @@ def _new_trial(
         "mode": "",
         "hint_used": False,
         "reduction_added": 0,
+        "reduction_negative_energy": False,
     }
 
 
@@ -112,6 +113,7 @@ def _run_trial_here(
             trial["start_s"] += float(info.get("start_s", 0.0))
             trial["mode"] = str(info.get("mode", ""))
             trial["hint_used"] = trial["hint_used"] or bool(info.get("hint_used", False))
+            trial["reduction_negative_energy"] |= bool(info.get("reduction_negative_energy", False))
             trial["reduction_added"] = max(
                 trial["reduction_added"], int(info.get("reduction_added", 0))
             )

@@ -23,37 +23,31 @@ class WarmHigherOrderComposite(dimod.HigherOrderComposite):
     """HigherOrderComposite whose hint reaches samplers that take ``initial_states``.
 
     dimod's composite expands ``initial_state`` (singular) to the reduced variables, but
-    the dwave-samplers take ``initial_states``; this does the same expansion for them and
-    reports how many variables the reduction added.
+    the dwave-samplers take ``initial_states``; :meth:`expand` does the same expansion for
+    them. The reduced BQM is built once per solve and sampled read by read.
     """
 
-    def sample_poly_warm(
-        self,
-        poly: dimod.BinaryPolynomial,
-        *,
-        penalty_strength: float,
-        initial_state: Mapping[Any, int] | None = None,
-        **parameters: Any,
-    ) -> tuple[dimod.SampleSet, dimod.BinaryQuadraticModel]:
-        bqm = make_quadratic(poly, penalty_strength, vartype=dimod.BINARY)
-        if initial_state is not None:
-            full = dict(initial_state)
-            # A product variable equals the product of its pair (fill nested ones in order).
-            pending = dict(bqm.info["reduction"])
-            while pending:
-                for (u, v), rec in list(pending.items()):
-                    if u in full and v in full:
-                        full[rec["product"]] = full[u] * full[v]
-                        del pending[(u, v)]
-            parameters["initial_states"] = (
-                [[full.get(x, 0) for x in bqm.variables]],
-                list(bqm.variables),
-            )
-        response = self.child.sample(bqm, **parameters)
-        return response, bqm
+    def reduce(
+        self, poly: dimod.BinaryPolynomial, penalty_strength: float
+    ) -> dimod.BinaryQuadraticModel:
+        return make_quadratic(poly, penalty_strength, vartype=dimod.BINARY)
+
+    @staticmethod
+    def expand(bqm: dimod.BinaryQuadraticModel, state: Mapping[Any, int]) -> dict[Any, int]:
+        full = dict(state)
+        # A product variable equals the product of its pair (nested products filled in turn).
+        pending = dict(bqm.info.get("reduction", {}))
+        while pending:
+            for (u, v), rec in list(pending.items()):
+                if u in full and v in full:
+                    full[rec["product"]] = full[u] * full[v]
+                    del pending[(u, v)]
+        return full
 
 
 class DwaveBackend(Backend):
+    """Samples read by read, stopping at the first energy-0 sample or when time runs out."""
+
     accepts = frozenset({"hubo", "qubo"})
     sampler_path: ClassVar[str]
 
@@ -66,61 +60,64 @@ class DwaveBackend(Backend):
         return getattr(ds, self.sampler_path)()
 
     def sample_params(
-        self, seed: int, time_limit_s: float, warm: bool, bqm: dimod.BQM
+        self, seed: int, time_limit_s: float, warm: bool, bqm: dimod.BQM, const: float
     ) -> dict[str, Any]:
-        return {"num_reads": int(self.params["num_reads"]), "seed": seed % (2**31)}
+        return {"seed": seed % (2**31)}
 
     def solve(
         self, model: Model, *, seed: int, hint: Mapping[int, int] | None, time_limit_s: float
     ) -> dimod.SampleSet:
         sampler = self.make_sampler()
         t0 = time.perf_counter()
-        added = 0
-        negative = False
+        added, const = 0, 0.0
         if model.formulation.quadratic:
             bqm = model.to_bqm()
-            params = self.sample_params(seed, time_limit_s, hint is not None, bqm)
-            if hint is not None:
-                params["initial_states"] = (
-                    [[hint.get(v, 0) for v in bqm.variables]],
-                    list(bqm.variables),
-                )
-                params.setdefault("initial_states_generator", "tile")
-            t1 = time.perf_counter()
-            response = sampler.sample(bqm, **params)
-            t2 = time.perf_counter()
-            best = response.first.sample
+            start = dict(hint) if hint is not None else None
         else:
             poly = model.to_binary_polynomial()
             composite = WarmHigherOrderComposite(sampler)
-            probe = make_quadratic(
-                poly, float(self.params["reduction_strength"]), vartype=dimod.BINARY
-            )
-            params = self.sample_params(seed, time_limit_s, hint is not None, probe)
-            if hint is not None:
-                params.setdefault("initial_states_generator", "tile")
-            t1 = time.perf_counter()
-            response, bqm = composite.sample_poly_warm(
-                poly,
-                penalty_strength=float(self.params["reduction_strength"]),
-                initial_state=dict(hint) if hint is not None else None,
-                **params,
-            )
-            t2 = time.perf_counter()
+            bqm = composite.reduce(poly, float(self.params["reduction_strength"]))
             added = bqm.num_variables - len(poly.variables)
             # make_quadratic drops the polynomial's constant: add it back before judging.
-            const = poly.get((), 0) if hasattr(poly, "get") else 0
-            negative = bool(response.first.energy + const < -1e-9)
-            best = response.first.sample
-        sample = {int(k): int(v) for k, v in best.items() if isinstance(k, int)}
+            const = float(poly.get((), 0))
+            start = composite.expand(bqm, hint) if hint is not None else None
+        params = self.sample_params(seed, time_limit_s, hint is not None, bqm, const)
+        if start is not None:
+            params["initial_states"] = (
+                [[start.get(v, 0) for v in bqm.variables]],
+                list(bqm.variables),
+            )
+            params["initial_states_generator"] = "tile"
+        t1 = time.perf_counter()
+        deadline = t1 + time_limit_s
+        best: dict[int, int] | None = None
+        best_e: int | None = None
+        negative = False
+        reads = 0
+        while reads < int(self.params["num_reads"]):
+            call = dict(params, num_reads=1, seed=(params["seed"] + reads) % (2**31))
+            rec = sampler.sample(bqm, **call).first
+            reads += 1
+            negative |= bool(
+                rec.energy + const < -1e-9
+            )  # reduction too weak: below the true minimum
+            sample = {int(k): int(v) for k, v in rec.sample.items() if isinstance(k, int)}
+            e = model.energy(sample)
+            if best_e is None or e < best_e:
+                best, best_e = sample, e
+            if best_e == 0 or time.perf_counter() >= deadline:
+                break
+        t2 = time.perf_counter()
+        assert best is not None and best_e is not None
         return one_sample(
             model,
-            sample,
-            model.energy(sample),
+            best,
+            best_e,
             start_s=t1 - t0,
             solve_s=t2 - t1,
             mode="CPU",
             hint_used=hint is not None,
+            reads=reads,
             reduction_added=added,
             reduction_negative_energy=negative,
         )
@@ -149,9 +146,9 @@ class SABackend(DwaveBackend):
         )
 
     def sample_params(
-        self, seed: int, time_limit_s: float, warm: bool, bqm: dimod.BQM
+        self, seed: int, time_limit_s: float, warm: bool, bqm: dimod.BQM, const: float
     ) -> dict[str, Any]:
-        p = super().sample_params(seed, time_limit_s, warm, bqm)
+        p = super().sample_params(seed, time_limit_s, warm, bqm, const)
         p["num_sweeps"] = int(self.params["num_sweeps"])
         p["beta_schedule_type"] = self.params["beta_schedule_type"]
         br = self.params["warm_beta_range"] if warm else self.params["beta_range"]
@@ -170,14 +167,13 @@ class TabuBackend(DwaveBackend):
         super().__init__(timeout_ms=timeout_ms, **params)
 
     def sample_params(
-        self, seed: int, time_limit_s: float, warm: bool, bqm: dimod.BQM
+        self, seed: int, time_limit_s: float, warm: bool, bqm: dimod.BQM, const: float
     ) -> dict[str, Any]:
-        p = super().sample_params(seed, time_limit_s, warm, bqm)
-        per_read_ms = min(
-            int(self.params["timeout_ms"]), int(1000 * time_limit_s / max(1, p["num_reads"]))
-        )
+        p = super().sample_params(seed, time_limit_s, warm, bqm, const)
+        per_read_ms = min(int(self.params["timeout_ms"]), int(1000 * time_limit_s))
         p["timeout"] = max(1, per_read_ms)
-        p["energy_threshold"] = -bqm.offset  # "energy 0" in the sampler's offset-free units
+        # Tabu ignores the offset (and the HUBO's dropped constant): "energy 0" in its units.
+        p["energy_threshold"] = -(bqm.offset + const)
         return p
 
 
