@@ -146,10 +146,26 @@ def puzzles_from_config(pcfg: DictConfig) -> list[Puzzle]:
         if OmegaConf.is_missing(pcfg, "text"):
             raise ConfigError("puzzle=text needs puzzle.text='...' (rows, URL, Loopy ID, ...)")
         try:
-            return [Puzzle.parse(str(pcfg.text), name=str(pcfg.get("name", "custom")))]
+            p = Puzzle.parse(str(pcfg.text), name=str(pcfg.get("name", "custom")))
         except PuzzleFormatError as exc:
             raise ConfigError(f"puzzle.text: {exc}") from None
+        precheck(p)
+        return [p]
     raise ConfigError(f"puzzle.kind must be suite, generated or text, got {kind!r}")
+
+
+def precheck(p: Puzzle, time_limit_s: float = 10.0) -> None:
+    """Cheap check before spending solver time: a puzzle with no answer is a config error."""
+    from .exact import solve_exact
+
+    r = solve_exact(p, time_limit_s=time_limit_s)
+    if r.status == "infeasible":
+        raise ConfigError(f"puzzle.text: the clues admit no single loop (CP-SAT proved it, {p!r})")
+    if r.status == "multiple":
+        print(
+            f"warning: {p!r} has more than one answer; any valid loop counts as solved",
+            file=sys.stderr,
+        )
 
 
 def derive_seed(base_seed: int, puzzle: Puzzle, repetition: int) -> int:

@@ -218,6 +218,10 @@ def test_multirun_launchers(tmp_path: Path, launcher: str) -> None:
             "error: puzzle.text: body character 2 'z'",
         ),
         (["puzzle=text"], "error: puzzle=text needs puzzle.text="),
+        (
+            ["puzzle=text", "puzzle.text=30", "formulation=cons", "backend=exact"],
+            "error: puzzle.text: the clues admit no single loop",
+        ),
         (["experiment=smoke", "cell=9"], "error: cell=9 but the experiment has 4 cells"),
         (
             ["formulation=hubo", "formulation.degree_mode=cubic", "puzzle=tiny"],
