@@ -151,3 +151,29 @@ def test_a_crashing_trial_is_recorded_not_fatal(fault: str, message: str) -> Non
     )
     assert r.status == "error"
     assert message in r.trial["reason"]
+
+
+def test_too_weak_hubo_reduction_is_reported() -> None:
+    # The exact degree penalty has -7 x1x2x3x4 terms: with a tiny reduction strength the
+    # sampler can switch a product variable on alone and go below the true minimum of 0.
+    weak = make_backend("sa").__class__(reduction_strength=0.01, num_sweeps=500, num_reads=2)
+    r = run_trial(
+        generated(4, 4, 1),
+        HuboFormulation(degree_mode="exact"),
+        weak,
+        seed=1,
+        max_iterations=3,
+        time_limit_s=10,
+    )
+    assert r.trial["reduction_negative_energy"] is True
+    assert r.trial["reduction_added"] > 0
+    strong = make_backend("sa")
+    r = run_trial(
+        generated(4, 4, 1),
+        HuboFormulation(degree_mode="exact"),
+        strong,
+        seed=1,
+        max_iterations=3,
+        time_limit_s=10,
+    )
+    assert r.trial["reduction_negative_energy"] is False

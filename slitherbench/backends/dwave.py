@@ -78,8 +78,9 @@ class DwaveBackend(Backend):
             composite = WarmHigherOrderComposite(sampler)
             bqm = composite.reduce(poly, float(self.params["reduction_strength"]))
             added = bqm.num_variables - len(poly.variables)
-            # make_quadratic drops the polynomial's constant: add it back before judging.
-            const = float(poly.get((), 0))
+            # Whatever of the polynomial's constant make_quadratic leaves out of the BQM's
+            # offset (all of it in some dimod versions) is added back before judging.
+            const = float(poly.get((), 0)) - float(bqm.offset)
             start = composite.expand(bqm, hint) if hint is not None else None
         params = self.sample_params(seed, time_limit_s, hint is not None, bqm, const)
         if start is not None:
