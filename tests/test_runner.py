@@ -177,3 +177,19 @@ def test_too_weak_hubo_reduction_is_reported() -> None:
         time_limit_s=10,
     )
     assert r.trial["reduction_negative_energy"] is False
+
+
+def test_times_add_up() -> None:
+    r = run_trial(
+        reference10(),
+        ConsFormulation(),
+        make_backend("exact"),
+        seed=2,
+        max_iterations=50,
+        time_limit_s=30,
+    )
+    t = r.trial
+    assert t["build_s"] == pytest.approx(sum(it["build_s"] for it in r.iterations))
+    assert t["solve_s"] == pytest.approx(sum(it["solve_s"] for it in r.iterations))
+    assert 0 < t["solve_s"] + t["overhead_s"] == pytest.approx(t["wall_s"])
+    assert t["process_wall_s"] >= t["wall_s"]
