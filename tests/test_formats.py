@@ -126,3 +126,21 @@ def test_bad_input_names_the_fault(text: str, message: str) -> None:
 def test_answer_bits_checks_length() -> None:
     with pytest.raises(PuzzleFormatError, match="220 bits"):
         answer_from_bits(reference10(), "0101")
+
+
+def test_render_reproduces_the_pages_final_board() -> None:
+    from conftest import SHARED
+
+    from slitherbench.exact import solve_exact
+
+    page = SHARED / "reference" / "qubopp_slitherlink_en.txt"
+    if not page.exists():
+        pytest.skip("shared/reference is not beside this checkout")
+    lines = page.read_text().splitlines()
+    # The page's last board: the 21 lines after "iteration 12: ..." (its final answer).
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("iteration 12:")) + 1
+    board = "\n".join(lines[start : start + 21])
+    p = reference10()
+    answer = solve_exact(p).answer
+    assert p.render(answer) == board
+    assert Puzzle.parse(board).meta["answer"] == answer
