@@ -32,7 +32,12 @@ def corpus_5x5() -> list[tuple[Puzzle, list[bool]]]:
     for line in CORPUS.read_text().splitlines():
         d = json.loads(line)
         if d["rows"] == 5:
-            out.append((Puzzle.from_rows(d["clues"], name=d["id"]), [c == "1" for c in d["solution_H"] + d["solution_V"]]))
+            out.append(
+                (
+                    Puzzle.from_rows(d["clues"], name=d["id"]),
+                    [c == "1" for c in d["solution_H"] + d["solution_V"]],
+                )
+            )
     return out
 
 
@@ -67,16 +72,32 @@ def main() -> int:
     puzzles = corpus_5x5()
     summary: dict[str, object] = {}
     try:
-        smi = subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"], capture_output=True, text=True, timeout=20)
+        smi = subprocess.run(
+            ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
+            capture_output=True,
+            text=True,
+            timeout=20,
+        )
         summary["nvidia_smi"] = smi.stdout.strip()
     except OSError as exc:
         summary["nvidia_smi"] = f"unavailable: {exc}"
     # 1. One process: first search (start-up) against later searches, GPU then CPU.
     for gpu in (-1, 0):
-        r = subprocess.run([sys.executable, "-c", DIRECT, json.dumps(puzzles[0][0].to_rows()), str(gpu)], capture_output=True, text=True, timeout=300)
+        r = subprocess.run(
+            [sys.executable, "-c", DIRECT, json.dumps(puzzles[0][0].to_rows()), str(gpu)],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
         line = r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
-        summary[f"direct_gpu{gpu}"] = json.loads(line) if line.startswith("{") else {"error": r.stderr[-1500:]}
-        print(f"direct gpu={gpu}:", {k: v for k, v in summary[f'direct_gpu{gpu}'].items() if k != 'info'}, flush=True)
+        summary[f"direct_gpu{gpu}"] = (
+            json.loads(line) if line.startswith("{") else {"error": r.stderr[-1500:]}
+        )
+        print(
+            f"direct gpu={gpu}:",
+            {k: v for k, v in summary[f"direct_gpu{gpu}"].items() if k != "info"},
+            flush=True,
+        )
     # 2. The harness: every 5x5 corpus puzzle, cons and hubo[aux], GPU (auto) and CPU.
     rows = []
     t0 = time.perf_counter()
@@ -84,29 +105,52 @@ def main() -> int:
         for form in (ConsFormulation(), HuboFormulation()):
             for p, truth in puzzles:
                 for seed in range(args.seeds):
-                    res = run_trial(p, form, ABS3Backend(gpu=gpu), seed=seed, max_iterations=50, time_limit_s=30)
+                    res = run_trial(
+                        p, form, ABS3Backend(gpu=gpu), seed=seed, max_iterations=50, time_limit_s=30
+                    )
                     t = res.trial
                     its = res.iterations
-                    rows.append({
-                        "gpu_arg": gpu, "form": form.describe(), "puzzle": p.name, "seed": seed,
-                        "status": t["status"], "reason": t["reason"], "iterations": t["iterations"],
-                        "wall_s": t["wall_s"], "solve_s": t["solve_s"], "start_s": t["start_s"],
-                        "first_solve_s": its[0]["solve_s"] if its else None,
-                        "first_start_s": its[0]["start_s"] if its else None,
-                        "later_solve_median_s": statistics.median([i["solve_s"] for i in its[1:]]) if len(its) > 1 else None,
-                        "mode": t["mode"],
-                        "correct": t["status"] == "solved" and answer_from_bits(p, t["answer"]) == truth,
-                        "variables": Model.build(p, form).num_variables,
-                    })
+                    rows.append(
+                        {
+                            "gpu_arg": gpu,
+                            "form": form.describe(),
+                            "puzzle": p.name,
+                            "seed": seed,
+                            "status": t["status"],
+                            "reason": t["reason"],
+                            "iterations": t["iterations"],
+                            "wall_s": t["wall_s"],
+                            "solve_s": t["solve_s"],
+                            "start_s": t["start_s"],
+                            "first_solve_s": its[0]["solve_s"] if its else None,
+                            "first_start_s": its[0]["start_s"] if its else None,
+                            "later_solve_median_s": statistics.median(
+                                [i["solve_s"] for i in its[1:]]
+                            )
+                            if len(its) > 1
+                            else None,
+                            "mode": t["mode"],
+                            "correct": t["status"] == "solved"
+                            and answer_from_bits(p, t["answer"]) == truth,
+                            "variables": Model.build(p, form).num_variables,
+                        }
+                    )
         print(f"harness gpu={gpu} done at {time.perf_counter() - t0:.1f} s", flush=True)
     df = pd.DataFrame(rows)
     df.to_csv(args.out / "gpu_check_trials.csv", index=False)
-    agg = df.groupby(["gpu_arg", "form", "mode"]).agg(
-        trials=("status", "size"), solved=("status", lambda s: int((s == "solved").sum())),
-        correct=("correct", "sum"), iter_median=("iterations", "median"),
-        wall_median_s=("wall_s", "median"), first_solve_median_s=("first_solve_s", "median"),
-        later_solve_median_s=("later_solve_median_s", "median"),
-    ).reset_index()
+    agg = (
+        df.groupby(["gpu_arg", "form", "mode"])
+        .agg(
+            trials=("status", "size"),
+            solved=("status", lambda s: int((s == "solved").sum())),
+            correct=("correct", "sum"),
+            iter_median=("iterations", "median"),
+            wall_median_s=("wall_s", "median"),
+            first_solve_median_s=("first_solve_s", "median"),
+            later_solve_median_s=("later_solve_median_s", "median"),
+        )
+        .reset_index()
+    )
     print(agg.to_string(index=False))
     summary["harness"] = agg.to_dict(orient="records")
     (args.out / "gpu_check_summary.json").write_text(json.dumps(summary, indent=2, default=str))
