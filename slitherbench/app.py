@@ -218,8 +218,7 @@ def run_experiment(
                 key = f"{h}-{puzzle_ident(p)}-r{rep}"
                 jobs.append((key, h, cell, form, back, p, rep))
     todo = [j for j in jobs if j[0] not in done]
-    rows: list[str] = []
-    solved = 0
+    ran = solved = 0
     skipped_cells: set[str] = set()
     bar = tqdm(
         total=len(jobs),
@@ -256,18 +255,17 @@ def run_experiment(
                 **prov,
             }
             store.write(key, result, extra)
-            rows.append(result.status)
+            ran += 1
             solved += result.status == "solved"
             if result.status == "skipped" and result.trial["reason"].startswith("license_limit"):
                 skipped_cells.add(cell.label)
             if cfg.trace:
                 print_trace(p, result, cell.label)
             bar.update(1)
-            bar.set_postfix_str(f"solved {solved}/{len(rows)} this run")
+            bar.set_postfix_str(f"solved {solved}/{ran} this run")
     finally:
         bar.close()
-        store.snapshot()
-    everything = store.trials()
+        everything = store.snapshot()
     order = {j[0]: k for k, j in enumerate(jobs)}  # the experiment's cell and puzzle order
     table = everything[everything["key"].isin(order)] if not everything.empty else everything
     if not table.empty:

@@ -530,11 +530,12 @@ READERS = {
     "pzprv3": parse_pzprv3,
 }
 
+# Each writer takes the puzzle alone (its other arguments have defaults).
 WRITERS = {
-    "rows": lambda p: write_rows(p),
-    "ascii": lambda p: write_ascii(p),
-    "puzzlink": lambda p: write_puzzlink(p),
-    "loopy": lambda p: write_loopy(p),
-    "janko": lambda p: write_janko(p),
-    "pzprv3": lambda p: write_pzprv3(p),
+    "rows": write_rows,
+    "ascii": write_ascii,
+    "puzzlink": write_puzzlink,
+    "loopy": write_loopy,
+    "janko": write_janko,
+    "pzprv3": write_pzprv3,
 }

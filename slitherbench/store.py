@@ -96,9 +96,11 @@ class ResultStore:
     def iterations(self) -> pd.DataFrame:
         return _read_dir(self.iterations_dir)
 
-    def snapshot(self) -> None:
+    def snapshot(self) -> pd.DataFrame:
+        """Rewrite the two snapshot files; return the trials (read once for both uses)."""
         t, i = self.trials(), self.iterations()
         if not t.empty:
             _atomic_parquet(t, self.root / "trials.parquet")
         if not i.empty:
             _atomic_parquet(i, self.root / "iterations.parquet")
+        return t

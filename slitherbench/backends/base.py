@@ -57,9 +57,6 @@ class Backend(ABC):
     def close(self) -> None:
         """Release per-trial resources."""
 
-    def describe(self) -> dict[str, Any]:
-        return {"backend": self.name, **self.params}
-
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params.items())
         return f"{type(self).__name__}({args})"

@@ -49,9 +49,7 @@ class PyqbppBackend(Backend):
         t0 = time.perf_counter()
         solver = self.make_solver(s.expr)
         t1 = time.perf_counter()
-        kwargs = self.search_params(
-            seed, min(time_limit_s, float(self.params.get("time_limit_s", time_limit_s)))
-        )
+        kwargs = self.search_params(seed, time_limit_s)
         if hint is not None:
             kwargs["hint"] = s.hint(hint)
         sol = solver.search(**kwargs)
