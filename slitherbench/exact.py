@@ -31,11 +31,14 @@ class ExactResult:
         return self.answers[0] if self.answers else None
 
 
-def _solver(time_limit_s: float, seed: int, workers: int) -> cp_model.CpSolver:
+def cp_solver(time_limit_s: float, seed: int, workers: int) -> cp_model.CpSolver:
     s = cp_model.CpSolver()
     s.parameters.max_time_in_seconds = max(time_limit_s, 0.001)
     s.parameters.random_seed = seed
     s.parameters.num_workers = workers
+    # CP-SAT otherwise takes Ctrl-C for itself (ending one solve early, as if out of time),
+    # and the run would go on: let the harness see the KeyboardInterrupt instead.
+    s.parameters.catch_sigint_signal = False
     return s
 
 
@@ -72,7 +75,7 @@ def solve_exact(
     """Solve exactly and prove (or refute) uniqueness."""
     t0 = time.perf_counter()
     model, x = build_circuit_model(puzzle)
-    solver = _solver(time_limit_s, seed, workers)
+    solver = cp_solver(time_limit_s, seed, workers)
     st = solver.Solve(model)
     if st == cp_model.INFEASIBLE:
         return ExactResult("infeasible", [], time.perf_counter() - t0)
@@ -84,7 +87,7 @@ def solve_exact(
     left = time_limit_s - (time.perf_counter() - t0)
     if left <= 0:
         return ExactResult("timeout", [first], time.perf_counter() - t0)
-    solver = _solver(left, seed, workers)
+    solver = cp_solver(left, seed, workers)
     st = solver.Solve(model)
     wall = time.perf_counter() - t0
     if st == cp_model.INFEASIBLE:
@@ -125,7 +128,7 @@ class IterativeExactModel:
         if hint is not None:
             for v, on in zip(self.x, hint, strict=True):
                 self.model.AddHint(v, bool(on))
-        solver = _solver(time_limit_s, seed, workers)
+        solver = cp_solver(time_limit_s, seed, workers)
         st = solver.Solve(self.model)
         if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return "feasible", [bool(solver.Value(v)) for v in self.x]

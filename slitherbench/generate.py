@@ -12,7 +12,7 @@ import random
 
 from ortools.sat.python import cp_model
 
-from .exact import build_circuit_model
+from .exact import build_circuit_model, cp_solver
 from .formats import answer_from_inside
 from .puzzle import Puzzle
 
@@ -69,10 +69,7 @@ def random_loop(rows: int, cols: int, rng: random.Random, fill: float = 0.55) ->
 def _has_other_answer(puzzle: Puzzle, answer: list[bool], time_limit_s: float) -> bool:
     model, x = build_circuit_model(puzzle)
     model.AddBoolOr([v.Not() if on else v for v, on in zip(x, answer, strict=True)])
-    solver = cp_model.CpSolver()
-    solver.parameters.max_time_in_seconds = time_limit_s
-    solver.parameters.num_workers = 1
-    st = solver.Solve(model)
+    st = cp_solver(time_limit_s, seed=0, workers=1).Solve(model)
     # Out of time counts as "maybe another answer": keep the clue, never risk non-uniqueness.
     return st != cp_model.INFEASIBLE
 
