@@ -346,6 +346,13 @@ def main(cfg: DictConfig) -> None:
     except (ConfigError, PuzzleFormatError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
+    except KeyboardInterrupt:
+        print(
+            f"interrupted: finished trials are in {Path(cfg.results_dir).resolve()}; "
+            "run the same command again to resume",
+            file=sys.stderr,
+        )
+        sys.exit(130)
     if not trials.empty:
         with pd.option_context(
             "display.width", 200, "display.max_columns", 20, "display.max_rows", 500

@@ -137,8 +137,17 @@ def test_smoke_run_resume_and_kill(tmp_path: Path) -> None:
     while time.time() < deadline and stored(killed) < 3:
         time.sleep(0.02)
     assert proc.poll() is None, "the run ended before it could be interrupted"
-    proc.send_signal(signal.SIGINT)
+    # Ctrl-C, pressed again if the first one lands inside native code that drops it
+    # (seen rarely on this suite): the run must stop before its end either way.
+    for _ in range(10):
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(5)
+            break
+        except subprocess.TimeoutExpired:
+            continue
     proc.wait(60)
+    assert proc.returncode == 130
     partial = stored(killed)
     assert 3 <= partial < 4 * 2 * 6
     resumed = run_cli(*args, f"results_dir={killed}")
