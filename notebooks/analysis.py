@@ -45,8 +45,9 @@ solved.groupby(["form_variant", "backend"]).iterations.describe()[
 
 # %%
 fig, ax = plt.subplots(figsize=(5, 3))
+styles = plots.Styles(trials)
 for form, d in solved.groupby("form_variant"):
-    st = plots.form_style(form)
+    st = styles.form(form)
     ax.hist(
         d.iterations,
         bins=range(1, int(solved.iterations.max()) + 2),

@@ -2,8 +2,8 @@
 
 * :func:`solve_exact` solves the whole puzzle (one loop via ``AddCircuit``) and proves
   uniqueness by forbidding the answer found and solving again.
-* :func:`solve_iterative_exact` runs the reference page's iterative method with exact
-  solves (clue + degree constraints, then a cut per loop found), as an iteration baseline.
+* :class:`IterativeExactModel` is the solve step of the page's iterative method with exact
+  solves (the ``exact`` backend; the runner's loop drives it, as it drives every backend).
 
 A time limit that runs out is reported as ``timeout``, never as ``infeasible``.
 """
@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from .check import loop_satisfies_clues, split_loops
 from .puzzle import Puzzle
 
 
@@ -135,40 +134,3 @@ class IterativeExactModel:
         if st == cp_model.INFEASIBLE:
             return "infeasible", None
         return "timeout", None
-
-
-@dataclass
-class IterativeResult:
-    status: str  # solved | infeasible | timeout | max_iterations
-    answer: list[bool] | None
-    iterations: int
-    loop_sizes: list[list[int]]
-    wall_s: float
-
-
-def solve_iterative_exact(
-    puzzle: Puzzle, time_limit_s: float = 30.0, seed: int = 0, max_iterations: int = 1000
-) -> IterativeResult:
-    """The reference page's method with exact solves, for an iteration-count baseline."""
-    t0 = time.perf_counter()
-    m = IterativeExactModel(puzzle)
-    hint = None
-    sizes: list[list[int]] = []
-    for it in range(1, max_iterations + 1):
-        left = time_limit_s - (time.perf_counter() - t0)
-        if left <= 0:
-            return IterativeResult("timeout", None, it - 1, sizes, time.perf_counter() - t0)
-        st, sel = m.solve(left, seed=seed + it, hint=hint)
-        if sel is None:
-            return IterativeResult(st, None, it, sizes, time.perf_counter() - t0)
-        loops = split_loops(puzzle, sel)
-        sizes.append([len(lp) for lp in loops])
-        for lp in loops:
-            if loop_satisfies_clues(puzzle, lp):
-                on = set(lp)
-                answer = [e in on for e in range(puzzle.num_edges)]
-                return IterativeResult("solved", answer, it, sizes, time.perf_counter() - t0)
-        for lp in loops:
-            m.add_cut(lp)
-        hint = sel
-    return IterativeResult("max_iterations", None, max_iterations, sizes, time.perf_counter() - t0)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .puzzle import Answer, Clue, Puzzle, PuzzleFormatError
+from .puzzle import TEXT_IO, Answer, Clue, Puzzle, PuzzleFormatError
 
 FORMATS = ("rows", "ascii", "puzzlink", "loopy", "janko", "pzprv3")
 
@@ -539,3 +539,6 @@ WRITERS = {
     "janko": write_janko,
     "pzprv3": write_pzprv3,
 }
+
+
+TEXT_IO.update(parse=parse, rows=parse_clue_rows, ascii=write_ascii)

@@ -12,29 +12,10 @@ import random
 
 from ortools.sat.python import cp_model
 
+from .check import check_answer
 from .exact import build_circuit_model, cp_solver
 from .formats import answer_from_inside
 from .puzzle import Puzzle
-
-
-def _is_single_loop(puzzle: Puzzle, answer: list[bool]) -> bool:
-    for edges in puzzle.point_edges:
-        if sum(answer[e] for e in edges) not in (0, 2):
-            return False
-    # Count components by walking from one selected edge.
-    on = [e for e, x in enumerate(answer) if x]
-    if not on:
-        return False
-    seen = {on[0]}
-    stack = [on[0]]
-    while stack:
-        e = stack.pop()
-        for p in puzzle.edge_points[e]:
-            for f in puzzle.point_edges[p]:
-                if answer[f] and f not in seen:
-                    seen.add(f)
-                    stack.append(f)
-    return len(seen) == len(on)
 
 
 def random_loop(rows: int, cols: int, rng: random.Random, fill: float = 0.55) -> list[bool]:
@@ -57,7 +38,7 @@ def random_loop(rows: int, cols: int, rng: random.Random, fill: float = 0.55) ->
         ]
         i, j = rng.choice(frontier)
         inside[i][j] = True
-        if _is_single_loop(blank, answer_from_inside(blank, inside)):
+        if not check_answer(blank, answer_from_inside(blank, inside)):  # one loop, nothing else
             size += 1
             stalls = 0
         else:

@@ -16,43 +16,52 @@ import pandas as pd
 
 from .puzzle import Puzzle, answer_from_bits
 
-FORM_STYLE = {
-    "cons": {"color": "#1b9e77", "linestyle": "-", "marker": "o"},
-    "hubo[aux]": {"color": "#d95f02", "linestyle": "--", "marker": "s"},
-    "hubo[exact]": {"color": "#e7298a", "linestyle": "-.", "marker": "D"},
-    "qubo": {"color": "#7570b3", "linestyle": ":", "marker": "^"},
-}
-BACKEND_COLOR = {
-    "abs3": "#000000",
-    "easy": "#666666",
-    "sa": "#1f77b4",
-    "tabu": "#ff7f0e",
-    "steepest": "#8c564b",
-    "openjij": "#2ca02c",
-    "exact": "#9467bd",
-}
-BACKEND_MARKER = {
-    "abs3": "o",
-    "easy": "v",
-    "sa": "s",
-    "tabu": "^",
-    "steepest": "x",
-    "openjij": "D",
-    "exact": "*",
-}
+# Styles are assigned from the sorted names present, so a new formulation or backend needs
+# no entry here and the same table always draws the same way.
+COLORS = (
+    "#1b9e77",
+    "#d95f02",
+    "#7570b3",
+    "#e7298a",
+    "#66a61e",
+    "#e6ab02",
+    "#a6761d",
+    "#1f77b4",
+    "#000000",
+    "#8c564b",
+    "#17becf",
+)
+LINESTYLES = ("-", "--", "-.", ":", (0, (5, 1, 1, 1, 1, 1)), (0, (1, 2)))
+MARKERS = ("o", "s", "D", "^", "v", "*", "x", "P", "h", "<", ">")
 
 
-def form_style(form: str) -> dict[str, str]:
-    return FORM_STYLE.get(form, {"color": "#444444", "linestyle": "-", "marker": "."})
+def _pick(name: str, names: Sequence[str], values: Sequence) -> object:
+    ordered = sorted(set(map(str, names)) | {name})
+    return values[ordered.index(name) % len(values)]
 
 
-def cell_style(form: str, backend: str) -> dict[str, str]:
-    """Line style from the formulation, colour and marker from the backend."""
-    return {
-        "color": BACKEND_COLOR.get(backend, "#444444"),
-        "linestyle": form_style(form)["linestyle"],
-        "marker": BACKEND_MARKER.get(backend, "."),
-    }
+class Styles:
+    """Every formulation keeps one colour, line style and marker, every backend one colour
+    and marker, across all figures made from the same trials (readable in black and white)."""
+
+    def __init__(self, trials: pd.DataFrame) -> None:
+        self.forms = sorted(set(map(str, trials["form_variant"])))
+        self.backends = sorted(set(map(str, trials["backend"])))
+
+    def form(self, form: str) -> dict:
+        return {
+            "color": _pick(form, self.forms, COLORS),
+            "linestyle": _pick(form, self.forms, LINESTYLES),
+            "marker": _pick(form, self.forms, MARKERS),
+        }
+
+    def cell(self, form: str, backend: str) -> dict:
+        """Line style from the formulation, colour and marker from the backend."""
+        return {
+            "color": _pick(backend, self.backends, COLORS[::-1]),
+            "linestyle": self.form(form)["linestyle"],
+            "marker": _pick(backend, self.backends, MARKERS[::-1]),
+        }
 
 
 def provenance_note(trials: pd.DataFrame) -> str:
@@ -92,6 +101,7 @@ def iterations_figure(trials: pd.DataFrame, out: Path, panel: str = "backend") -
     """ECDF of iteration counts of solved trials, one line per formulation, one panel per
     backend (or puzzle)."""
     ok = trials[trials.status == "solved"]
+    styles = Styles(trials)
     panels = list(dict.fromkeys(trials[panel]))
     n = max(1, len(panels))
     fig, axes = plt.subplots(1, n, figsize=(3.2 * n, 2.8), sharey=True, squeeze=False)
@@ -102,7 +112,7 @@ def iterations_figure(trials: pd.DataFrame, out: Path, panel: str = "backend") -
             total = int(((trials[panel] == name) & (trials.form_variant == form)).sum())
             if total == 0:
                 continue
-            st = form_style(form)
+            st = styles.form(form)
             if len(x):
                 xs, ys = _ecdf(x)
                 ax.step(
@@ -136,14 +146,15 @@ def iterations_figure(trials: pd.DataFrame, out: Path, panel: str = "backend") -
 def time_to_solution_figure(trials: pd.DataFrame, out: Path) -> list[Path]:
     """Fraction of trials solved within t seconds (wall clock), per formulation x backend."""
     fig, ax = plt.subplots(figsize=(4.6, 3.2))
+    styles = Styles(trials)
     for (form, backend), d in trials.groupby(["form_variant", "backend"], sort=False):
         x = d.loc[d.status == "solved", "wall_s"].to_numpy()
+        st = styles.cell(form, backend)
         if not len(x):
-            ax.plot([], [], label=f"{form} / {backend} (0/{len(d)})", **cell_style(form, backend))
+            ax.plot([], [], label=f"{form} / {backend} (0/{len(d)})", **st)
             continue
         xs, ys = _ecdf(x)
         frac = ys * len(x) / len(d)
-        st = cell_style(form, backend)
         ax.step(
             xs,
             frac,
@@ -168,8 +179,9 @@ def scaling_figure(trials: pd.DataFrame, out: Path) -> list[Path]:
     t = trials.assign(cells=trials["rows"] * trials["cols"])
     ok = t[t.status == "solved"]
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(8, 3.2))
+    styles = Styles(trials)
     for (form, backend), d in ok.groupby(["form_variant", "backend"], sort=False):
-        st = cell_style(form, backend)
+        st = styles.cell(form, backend)
         for ax, col in ((a1, "iterations"), (a2, "wall_s")):
             g = d.groupby("cells")[col]
             x = np.array(sorted(g.groups))

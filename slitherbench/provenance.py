@@ -11,7 +11,8 @@ from functools import cache
 from importlib import metadata
 from pathlib import Path
 
-PACKAGES = ("slitherbench", "pyqbpp", "dimod", "dwave-samplers", "ortools", "openjij", "hydra-core")
+# Always recorded; each formulation and backend adds the packages it declares.
+BASE_PACKAGES = ("slitherbench", "hydra-core", "pandas", "pyarrow")
 
 
 def _version(pkg: str) -> str:
@@ -75,9 +76,10 @@ def gpu_names() -> tuple[str, ...]:
 
 
 @cache
-def provenance() -> dict[str, str | int | bool]:
+def provenance(packages: tuple[str, ...] = ()) -> dict[str, str | int | bool]:
+    """``version_<package>`` for the base packages and ``packages``, and the machine."""
     info: dict[str, str | int | bool] = {
-        f"version_{p.replace('-', '_')}": _version(p) for p in PACKAGES
+        f"version_{p.replace('-', '_')}": _version(p) for p in (*BASE_PACKAGES, *packages)
     }
     info.update(
         git_commit=_git_commit(),
@@ -86,6 +88,5 @@ def provenance() -> dict[str, str | int | bool]:
         cpu_count=os.cpu_count() or 0,
         gpu=", ".join(gpu_names()),
         python=platform.python_version(),
-        qbpp_license=bool(os.environ.get("QBPP_LICENSE_KEY")),
     )
     return info

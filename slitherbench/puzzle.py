@@ -9,13 +9,18 @@ An answer is a sequence of E = (R+1)C + R(C+1) booleans in that order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 Clue = int | None
 Answer = Sequence[bool] | Sequence[int]
+
+# Reading and writing text is :mod:`slitherbench.formats`' job; it imports this module and
+# registers its readers and writer here (the package imports it first), so the board model
+# itself imports nothing of the package.
+TEXT_IO: dict[str, Callable[..., Any]] = {}
 
 
 class PuzzleFormatError(ValueError):
@@ -47,16 +52,12 @@ class Puzzle:
     @classmethod
     def from_rows(cls, rows: Sequence[str], name: str = "") -> Puzzle:
         """Rows of '.'/'-' (no clue) and digits, e.g. [".11..0.0.0", ...]."""
-        from .formats import parse_clue_rows
-
-        return parse_clue_rows("\n".join(rows), name=name)
+        return TEXT_IO["rows"]("\n".join(rows), name=name)
 
     @classmethod
     def parse(cls, text: str, name: str = "") -> Puzzle:
         """Detect the format of ``text`` and read it (see :mod:`slitherbench.formats`)."""
-        from .formats import parse
-
-        return parse(text, name=name)
+        return TEXT_IO["parse"](text, name=name)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Puzzle) and self.clues == other.clues
@@ -146,9 +147,7 @@ class Puzzle:
 
     def render(self, answer: Answer | None = None) -> str:
         """The reference page's ASCII board, with ``+---+`` and ``|`` for answer edges."""
-        from .formats import write_ascii
-
-        return write_ascii(self, answer)
+        return TEXT_IO["ascii"](self, answer)
 
     def __repr__(self) -> str:
         label = f"{self.name!r}, " if self.name else ""

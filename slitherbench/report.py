@@ -9,62 +9,56 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 from pathlib import Path
 
 import pandas as pd
 
 from . import plots, tables
-from .results import load
+from .results import load, store_paths
+
+TABLES = (
+    (
+        "table_by_puzzle",
+        None,
+        "Per puzzle, formulation and backend. Iterations over solved trials (iter: every solve; "
+        "rounds: energy-0 solves); times over all trials (s); exact_iter: CP-SAT running the same "
+        "iterative method (from the store's exact cell or its exact_reference).",
+    ),
+    (
+        "table_by_form_backend",
+        tables.CELL_KEYS,
+        "Per formulation and backend, over the whole suite.",
+    ),
+)
 
 
-def build_report(
+def _write_tables(
     trials: pd.DataFrame,
-    iterations: pd.DataFrame,
     out: Path,
-    group_by: list[str] | None = None,
-    columns: list[str] | None = None,
-    board_trial: str | None = None,
-    exact_reference: bool = True,
-) -> dict:
-    out.mkdir(parents=True, exist_ok=True)
-    if trials.empty:
-        raise ValueError("no trials to report on")
-    if "timestamp" in trials:  # groups appear in the order they were run
-        trials = trials.sort_values("timestamp", kind="stable").reset_index(drop=True)
-    source = {
-        "experiments": sorted(map(str, trials["experiment"].unique())),
-        "config_hashes": sorted(map(str, trials["config_hash"].unique())),
-        "trials": len(trials),
-        "iterations": len(iterations),
-    }
-    note = f"From experiment(s) {', '.join(source['experiments'])}; config hash(es) {', '.join(source['config_hashes'])}; {len(trials)} trials."
+    note: str,
+    group_by: list[str] | None,
+    columns: list[str] | None,
+    reference: pd.DataFrame | None,
+) -> list[Path]:
     files: list[Path] = []
-    per_puzzle_keys = group_by or [*tables.PUZZLE_KEYS, *tables.CELL_KEYS]
-    specs = [
-        (
-            "table_by_puzzle",
-            per_puzzle_keys,
-            "Per puzzle, formulation and backend. Iterations over solved trials (iter: every solve; "
-            "rounds: energy-0 solves); times over all trials (s); exact_iter: CP-SAT running the same "
-            "iterative method.",
-        ),
-        (
-            "table_by_form_backend",
-            tables.CELL_KEYS,
-            "Per formulation and backend, over the whole suite.",
-        ),
-    ]
-    for stem, keys, caption in specs:
-        summary = tables.summarise(trials, keys, exact_reference=exact_reference)
+    for stem, keys, caption in TABLES:
+        keys = keys or group_by or [*tables.PUZZLE_KEYS, *tables.CELL_KEYS]
+        summary = tables.summarise(trials, keys, reference)
         df = tables.select_columns(summary, keys, columns)
-        md = out / f"{stem}.md"
+        md, tex, csv = (out / f"{stem}.{ext}" for ext in ("md", "tex", "csv"))
         md.write_text(tables.to_markdown(df, f"{caption} {note}"))
-        tex = out / f"{stem}.tex"
         tex.write_text(tables.to_latex(df, f"{caption} {note}", label=f"tab:{stem}"))
-        summary.to_csv(out / f"{stem}.csv", index=False)
-        files += [md, tex, out / f"{stem}.csv"]
-    files += plots.iterations_figure(trials, out, panel="backend")
+        summary.to_csv(csv, index=False)
+        files += [md, tex, csv]
+    return files
+
+
+def _write_figures(
+    trials: pd.DataFrame, iterations: pd.DataFrame, out: Path, board_trial: str | None
+) -> list[Path]:
+    files = plots.iterations_figure(trials, out, panel="backend")
     if trials["puzzle"].nunique() > 1:
         files += plots.iterations_figure(trials, out, panel="puzzle")
     files += plots.time_to_solution_figure(trials, out)
@@ -77,9 +71,53 @@ def build_report(
     )
     if chosen is not None and not iterations.empty:
         files += plots.board_figure(chosen, iterations, out)
+    return files
+
+
+def build_report(
+    trials: pd.DataFrame,
+    iterations: pd.DataFrame,
+    out: Path,
+    group_by: list[str] | None = None,
+    columns: list[str] | None = None,
+    board_trial: str | None = None,
+    reference: pd.DataFrame | None = None,
+) -> dict:
+    out.mkdir(parents=True, exist_ok=True)
+    if trials.empty:
+        raise ValueError("no trials to report on")
+    if "timestamp" in trials:  # groups appear in the order they were run
+        trials = trials.sort_values("timestamp", kind="stable").reset_index(drop=True)
+    source = {
+        "experiments": sorted(map(str, trials["experiment"].unique())),
+        "config_hashes": sorted(map(str, trials["config_hash"].unique())),
+        "trials": len(trials),
+        "iterations": len(iterations),
+    }
+    note = (
+        f"From experiment(s) {', '.join(source['experiments'])}; config hash(es) "
+        f"{', '.join(source['config_hashes'])}; {len(trials)} trials."
+    )
+    files = _write_tables(trials, out, note, group_by, columns, reference)
+    files += _write_figures(trials, iterations, out, board_trial)
     manifest = {"source": source, "files": [f.name for f in files]}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2))
     return manifest
+
+
+def exact_reference(stores: list[Path], compute: bool) -> pd.DataFrame | None:
+    """The stores' exact_reference trials; with ``compute`` made first, in a child process."""
+    frames = []
+    for s in stores:
+        if compute:
+            print(f"computing the exact iteration reference: python -m slitherbench.reference {s}")
+            cmd = [sys.executable, "-m", "slitherbench.reference", str(s)]
+            if subprocess.run(cmd, check=False).returncode != 0:
+                raise ValueError(f"the exact reference for {s} failed")
+        ref = s / "exact_reference"
+        if (ref / "trials").is_dir():
+            frames.append(load(ref)[0])
+    return pd.concat(frames, ignore_index=True) if frames else None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -106,13 +144,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--experiment", help="keep only this experiment's trials")
     ap.add_argument("--board-trial", help="key of the trial drawn in the board figure")
     ap.add_argument(
-        "--no-exact",
+        "--exact",
         action="store_true",
-        help="do not compute the exact iteration reference where the store has none",
+        help="compute the exact iteration reference (CP-SAT) for puzzles the store has none for",
     )
     args = ap.parse_args(argv)
     try:
-        trials, iterations = load(args.sources, results_root=args.results_root)
+        stores = store_paths(args.sources, results_root=args.results_root)
+        trials, iterations = load(stores)
         if args.experiment:
             trials = trials[trials.experiment == args.experiment]
             iterations = iterations[iterations.key.isin(trials.key)]
@@ -129,7 +168,7 @@ def main(argv: list[str] | None = None) -> int:
             group_by=args.group_by.split(",") if args.group_by else None,
             columns=args.columns.split(",") if args.columns else None,
             board_trial=args.board_trial,
-            exact_reference=not args.no_exact,
+            reference=exact_reference(stores, args.exact),
         )
     except (FileNotFoundError, ValueError, KeyError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -27,17 +27,21 @@ def _stores(spec: str | os.PathLike[str], results_root: Path) -> list[Path]:
     return found
 
 
+def store_paths(
+    specs: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+    results_root: str | os.PathLike[str] = "results",
+) -> list[Path]:
+    """The store directories that paths or experiment names stand for."""
+    specs = [specs] if isinstance(specs, str | os.PathLike) else list(specs)
+    return [s for spec in specs for s in _stores(spec, Path(results_root))]
+
+
 def load(
     path_or_experiment: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     results_root: str | os.PathLike[str] = "results",
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Trials and iterations of one store, a directory of stores, or several of either."""
-    specs = (
-        [path_or_experiment]
-        if isinstance(path_or_experiment, str | os.PathLike)
-        else list(path_or_experiment)
-    )
-    stores = [s for spec in specs for s in _stores(spec, Path(results_root))]
+    stores = store_paths(path_or_experiment, results_root)
     trials, iters = [], []
     for s in stores:
         st = ResultStore(s)

@@ -10,6 +10,7 @@ process and exceeding it aborts the process); a crashed child becomes an ``error
 
 from __future__ import annotations
 
+import json
 import multiprocessing as mp
 import os
 import signal
@@ -22,55 +23,141 @@ from .backends.base import Backend, BackendUnavailable
 from .check import check_answer, loop_satisfies_clues, split_loops
 from .formulations import Formulation, Model
 from .puzzle import Puzzle, answer_to_bits
-
-STATUSES = ("solved", "max_iterations", "timeout", "skipped", "error")
-# Outcomes that are a result; "skipped" and "error" are retried when a run resumes.
-FINAL_STATUSES = ("solved", "max_iterations", "timeout")
+from .record import Iteration, SolveResult, Status, Trial, merge_extras
 
 
 @dataclass
 class TrialResult:
-    trial: dict[str, Any]
-    iterations: list[dict[str, Any]] = field(default_factory=list)
+    trial: Trial
+    iterations: list[Iteration] = field(default_factory=list)
 
     @property
     def status(self) -> str:
-        return str(self.trial["status"])
+        return self.trial.status
 
 
-def _new_trial(
-    puzzle: Puzzle, formulation: Formulation, backend: Backend, seed: int
-) -> dict[str, Any]:
-    return {
-        "puzzle": puzzle.name or puzzle.size_label,
-        "rows": puzzle.rows,
-        "cols": puzzle.cols,
-        "clues": puzzle.num_clues,
-        "formulation": formulation.name,
-        "form_variant": formulation.describe(),
-        "backend": backend.name,
-        "seed": seed,
-        "status": "error",
-        "reason": "",
-        "iterations": 0,
-        "retries": 0,
-        "wall_s": 0.0,
-        "solve_s": 0.0,
-        "start_s": 0.0,
-        "build_s": 0.0,
-        "overhead_s": 0.0,
-        "num_variables": 0,
-        "num_terms": 0,
-        "max_degree": 0,
-        "num_cuts": 0,
-        "answer": "",
-        "answer_loop_size": 0,
-        "verified": False,
-        "mode": "",
-        "hint_used": False,
-        "reduction_added": 0,
-        "reduction_negative_energy": False,
-    }
+def new_trial(puzzle: Puzzle, formulation: Formulation, backend: Backend, seed: int) -> Trial:
+    return Trial(
+        puzzle=puzzle.name or puzzle.size_label,
+        rows=puzzle.rows,
+        cols=puzzle.cols,
+        clues=puzzle.num_clues,
+        formulation=formulation.name,
+        form_variant=formulation.describe(),
+        backend=backend.name,
+        seed=seed,
+    )
+
+
+class _Loop:
+    """The state of one trial's elimination loop."""
+
+    def __init__(self, puzzle: Puzzle, model: Model, result: TrialResult) -> None:
+        self.puzzle, self.model, self.result = puzzle, model, result
+        self.trial = result.trial
+        self.extras: dict[str, Any] = {}
+
+    def record(self, k: int, res: SolveResult, build_s: float) -> tuple[int, list[bool], list]:
+        """Judge one solve with the model's own energy and store its iteration row."""
+        m, t = self.model, self.trial
+        energy = m.energy(res.sample)
+        edges = m.edges_of(res.sample)
+        loops = split_loops(self.puzzle, edges) if energy == 0 else []
+        t.iterations = k
+        t.solve_s += res.solve_s
+        t.start_s += res.start_s
+        t.reduction_s += res.reduction_s
+        t.mode = res.mode
+        t.hint_used = t.hint_used or res.hint_used
+        merge_extras(self.extras, res.extras)
+        self.result.iterations.append(
+            Iteration(
+                iteration=k,
+                energy=energy,
+                backend_energy=float(res.energy),
+                num_loops=len(loops),
+                loop_sizes=[len(lp) for lp in loops],
+                num_variables=m.num_variables,
+                num_terms=m.num_terms,
+                max_degree=m.max_degree,
+                num_cuts=m.num_cuts,
+                build_s=build_s,
+                start_s=res.start_s,
+                reduction_s=res.reduction_s,
+                solve_s=res.solve_s,
+                hint_used=res.hint_used,
+                mode=res.mode,
+                edges=answer_to_bits(edges),
+                extras=json.dumps(res.extras, sort_keys=True),
+            )
+        )
+        return energy, edges, loops
+
+    def finish(self, loops: list[list[int]]) -> bool:
+        """After an energy-0 solve: stop with the answer, or report that none can come."""
+        t, p = self.trial, self.puzzle
+        answer_loop = next((lp for lp in loops if loop_satisfies_clues(p, lp)), None)
+        if answer_loop is not None:
+            on = set(answer_loop)
+            answer = [e in on for e in range(p.num_edges)]
+            problems = check_answer(p, answer)
+            t.answer, t.answer_loop_size = answer_to_bits(answer), len(answer_loop)
+            if problems:
+                t.status = Status.ERROR
+                t.reason = "answer failed the check: " + "; ".join(problems[:3])
+            else:
+                t.status, t.reason, t.verified = Status.SOLVED, "", True
+            return True
+        if not loops:
+            t.status = Status.ERROR
+            t.reason = "an energy-0 sample with no loop: the clues admit an empty board"
+            return True
+        return False
+
+
+def _iterate(
+    loop: _Loop,
+    backend: Backend,
+    seed: int,
+    max_iterations: int,
+    deadline: float,
+    time_limit_s: float,
+    build_s: float,
+) -> None:
+    t, model = loop.trial, loop.model
+    prev_edges: list[bool] | None = None
+    for k in range(1, max_iterations + 1):
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            t.status, t.reason = Status.TIMEOUT, f"time limit {time_limit_s:g} s reached"
+            return
+        hint = model.complete(prev_edges) if prev_edges is not None else None
+        res = backend.solve(model, seed=seed + 7919 * k, hint=hint, time_limit_s=left)
+        energy, prev_edges, loops = loop.record(k, res, build_s)
+        build_s = 0.0
+        if energy != 0:
+            t.retries += 1  # not a valid multi-loop sample: solve again from it
+            continue
+        if loop.finish(loops):
+            return
+        t0 = time.perf_counter()
+        for lp in loops:
+            model.add_cut(lp)
+        build_s = time.perf_counter() - t0
+        t.build_s += build_s
+    t.status, t.reason = Status.MAX_ITERATIONS, f"{max_iterations} iterations without an answer"
+
+
+def _fail(t: Trial, exc: BaseException) -> None:
+    if isinstance(exc, BackendUnavailable):
+        t.status = Status.SKIPPED
+        t.reason = f"{exc} (at iteration {t.iterations + 1})" if t.iterations else str(exc)
+        return
+    status = getattr(exc, "status", Status.ERROR)
+    t.status = status if status in set(Status) else Status.ERROR
+    t.reason = f"{type(exc).__name__}: {exc}"
+    if os.environ.get("SLITHERBENCH_DEBUG"):
+        traceback.print_exc()
 
 
 def _run_trial_here(
@@ -82,118 +169,34 @@ def _run_trial_here(
     time_limit_s: float,
 ) -> TrialResult:
     t_start = time.perf_counter()
-    trial = _new_trial(puzzle, formulation, backend, seed)
-    result = TrialResult(trial)
+    result = TrialResult(new_trial(puzzle, formulation, backend, seed))
+    t = result.trial
     reason = backend.unsupported_reason(formulation) or backend.available()
     if reason:
-        trial.update(status="skipped", reason=reason)
+        t.status, t.reason = Status.SKIPPED, reason
         return result
     model: Model | None = None
+    loop: _Loop | None = None
     try:
         t0 = time.perf_counter()
         model = Model.build(puzzle, formulation)
+        loop = _Loop(puzzle, model, result)
         backend.start(model)
-        prev_edges: list[bool] | None = None
-        build_s = time.perf_counter() - t0  # the model and the backend's copy of it
-        trial["build_s"] += build_s
-        for iteration in range(1, max_iterations + 1):
-            left = time_limit_s - (time.perf_counter() - t_start)
-            if left <= 0:
-                trial.update(status="timeout", reason=f"time limit {time_limit_s:g} s reached")
-                break
-            hint = model.complete(prev_edges) if prev_edges is not None else None
-            ss = backend.solve(model, seed=seed + 7919 * iteration, hint=hint, time_limit_s=left)
-            sample = {int(k): int(v) for k, v in ss.first.sample.items()}
-            energy = model.energy(sample)
-            edges = model.edges_of(sample)
-            loops = split_loops(puzzle, edges) if energy == 0 else []
-            info = ss.info
-            trial["iterations"] = iteration
-            trial["solve_s"] += float(info.get("solve_s", 0.0))
-            trial["start_s"] += float(info.get("start_s", 0.0))
-            trial["mode"] = str(info.get("mode", ""))
-            trial["hint_used"] = trial["hint_used"] or bool(info.get("hint_used", False))
-            trial["reduction_negative_energy"] |= bool(info.get("reduction_negative_energy", False))
-            trial["reduction_added"] = max(
-                trial["reduction_added"], int(info.get("reduction_added", 0))
-            )
-            row = {
-                "iteration": iteration,
-                "energy": energy,
-                "backend_energy": float(ss.first.energy),
-                "num_loops": len(loops),
-                "loop_sizes": [len(lp) for lp in loops],
-                "num_variables": model.num_variables,
-                "num_terms": model.num_terms,
-                "max_degree": model.max_degree,
-                "num_cuts": model.num_cuts,
-                "build_s": build_s,
-                "start_s": float(info.get("start_s", 0.0)),
-                "solve_s": float(info.get("solve_s", 0.0)),
-                "hint_used": bool(info.get("hint_used", False)),
-                "mode": str(info.get("mode", "")),
-                "edges": answer_to_bits(edges),
-                "reduction_negative_energy": bool(info.get("reduction_negative_energy", False)),
-            }
-            result.iterations.append(row)
-            prev_edges = edges
-            build_s = 0.0
-            if energy != 0:
-                trial["retries"] += 1  # not a valid multi-loop sample: solve again from it
-                continue
-            answer_loop = next((lp for lp in loops if loop_satisfies_clues(puzzle, lp)), None)
-            if answer_loop is not None:
-                on = set(answer_loop)
-                answer = [e in on for e in range(puzzle.num_edges)]
-                problems = check_answer(puzzle, answer)
-                trial.update(answer=answer_to_bits(answer), answer_loop_size=len(answer_loop))
-                if problems:
-                    trial.update(
-                        status="error", reason="answer failed the check: " + "; ".join(problems[:3])
-                    )
-                else:
-                    trial.update(status="solved", reason="", verified=True)
-                break
-            if not loops:
-                trial.update(
-                    status="error",
-                    reason="an energy-0 sample with no loop: the clues admit an empty board",
-                )
-                break
-            t0 = time.perf_counter()
-            for lp in loops:
-                model.add_cut(lp)
-            build_s = time.perf_counter() - t0
-            trial["build_s"] += build_s
-        else:
-            trial.update(
-                status="max_iterations", reason=f"{max_iterations} iterations without an answer"
-            )
-    except BackendUnavailable as exc:
-        trial.update(
-            status="skipped",
-            reason=f"{exc} (at iteration {trial['iterations'] + 1})"
-            if trial["iterations"]
-            else str(exc),
+        t.build_s = time.perf_counter() - t0  # the model and the backend's copy of it
+        _iterate(
+            loop, backend, seed, max_iterations, t_start + time_limit_s, time_limit_s, t.build_s
         )
     except Exception as exc:
-        status = getattr(exc, "status", "error")
-        trial.update(
-            status=status if status in STATUSES else "error", reason=f"{type(exc).__name__}: {exc}"
-        )
-        if os.environ.get("SLITHERBENCH_DEBUG"):
-            traceback.print_exc()
+        _fail(t, exc)
     finally:
         backend.close()
     if model is not None:
-        trial.update(
-            num_variables=model.num_variables,
-            num_terms=model.num_terms,
-            max_degree=model.max_degree,
-            num_cuts=model.num_cuts,
-        )
-    trial["wall_s"] = time.perf_counter() - t_start
-    trial["overhead_s"] = max(0.0, trial["wall_s"] - trial["solve_s"])
+        t.num_variables, t.num_terms = model.num_variables, model.num_terms
+        t.max_degree, t.num_cuts = model.max_degree, model.num_cuts
+    if loop is not None:
+        t.extras = json.dumps(loop.extras, sort_keys=True)
+    t.wall_s = time.perf_counter() - t_start
+    t.overhead_s = max(0.0, t.wall_s - t.solve_s)
     return result
 
 
@@ -223,6 +226,16 @@ def _context() -> mp.context.BaseContext:
     return mp.get_context("spawn")
 
 
+def _crash_reason(got: Any, proc: Any, waited_s: float) -> str:
+    if isinstance(got, BaseException):
+        return f"{type(got).__name__}: {got}"
+    if proc.exitcode is not None and proc.exitcode < 0:
+        return f"the trial's process was killed by {signal.Signals(-proc.exitcode).name}"
+    if got is None and proc.exitcode is None:
+        return f"the trial's process gave no result within {waited_s:g} s"
+    return f"the trial's process exited with code {proc.exitcode} and no result"
+
+
 def run_in_fresh_process(
     puzzle: Puzzle,
     formulation: Formulation,
@@ -250,22 +263,14 @@ def run_in_fresh_process(
         proc.kill()
         proc.join()
     if isinstance(got, TrialResult):
-        got.trial["isolated"] = True
+        got.trial.isolated = True
         # The trial's wall time is measured in the child; this adds the process around it.
-        got.trial["process_wall_s"] = time.perf_counter() - t0
+        got.trial.process_wall_s = time.perf_counter() - t0
         return got
-    trial = _new_trial(puzzle, formulation, backend, seed)
-    trial["wall_s"] = trial["process_wall_s"] = time.perf_counter() - t0
-    trial["isolated"] = True
-    if isinstance(got, BaseException):
-        trial["reason"] = f"{type(got).__name__}: {got}"
-    elif proc.exitcode is not None and proc.exitcode < 0:
-        sig = signal.Signals(-proc.exitcode).name
-        trial["reason"] = f"the trial's process was killed by {sig}"
-    elif got is None and proc.exitcode is None:
-        trial["reason"] = f"the trial's process gave no result within {time_limit_s + grace_s:g} s"
-    else:
-        trial["reason"] = f"the trial's process exited with code {proc.exitcode} and no result"
+    trial = new_trial(puzzle, formulation, backend, seed)
+    trial.wall_s = trial.process_wall_s = time.perf_counter() - t0
+    trial.isolated = True
+    trial.reason = _crash_reason(got, proc, time_limit_s + grace_s)
     return TrialResult(trial)
 
 
@@ -285,6 +290,6 @@ def run_trial(
     if isolate:
         return run_in_fresh_process(*args)
     result = _run_trial_here(*args)
-    result.trial["isolated"] = False
-    result.trial["process_wall_s"] = result.trial["wall_s"]
+    result.trial.isolated = False
+    result.trial.process_wall_s = result.trial.wall_s
     return result

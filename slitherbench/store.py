@@ -16,14 +16,17 @@ truth; the two snapshots are conveniences rebuilt from them.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
+from collections.abc import Mapping, Sequence
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from .runner import FINAL_STATUSES, TrialResult
+from .record import FINAL_STATUSES, ITERATION_FROM_TRIAL, Iteration, Trial
 
 
 def _atomic_parquet(df: pd.DataFrame, path: Path) -> None:
@@ -38,12 +41,16 @@ def _atomic_parquet(df: pd.DataFrame, path: Path) -> None:
         raise
 
 
-def _read_dir(d: Path) -> pd.DataFrame:
+def _row(record: Any) -> dict[str, Any]:
+    return {k: v.value if isinstance(v, Enum) else v for k, v in dataclasses.asdict(record).items()}
+
+
+def _read_dir(d: Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
     # Dot-files are temporaries of a write that was interrupted: never results.
     files = (
         sorted(f for f in d.glob("*.parquet") if not f.name.startswith(".")) if d.exists() else []
     )
-    frames = [pd.read_parquet(f) for f in files]
+    frames = [pd.read_parquet(f, columns=columns) for f in files]
     frames = [f for f in frames if not f.empty]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
@@ -62,33 +69,28 @@ class ResultStore:
 
     def finished_keys(self) -> set[str]:
         """Keys of trials with a final outcome (skipped/error trials are run again)."""
-        df = _read_dir(self.trials_dir)
+        df = _read_dir(self.trials_dir, columns=["key", "status"])
         if df.empty:
             return set()
-        return set(df.loc[df["status"].isin(FINAL_STATUSES), "key"])
+        return set(df.loc[df["status"].isin([s.value for s in FINAL_STATUSES]), "key"])
 
-    def write(self, key: str, result: TrialResult, extra: dict[str, Any]) -> None:
-        trial = {"key": key, **extra, **result.trial}
-        rows = [
-            {
-                "key": key,
-                **{k: extra[k] for k in ("experiment", "config_hash", "repetition") if k in extra},
-                "puzzle": trial["puzzle"],
-                "formulation": trial["formulation"],
-                "form_variant": trial["form_variant"],
-                "backend": trial["backend"],
-                "seed": trial["seed"],
-                **it,
-            }
-            for it in result.iterations
-        ]
+    def write(
+        self,
+        trial: Trial,
+        iterations: Sequence[Iteration],
+        provenance: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Store one finished trial (its key names the files) and its iterations."""
+        shared = {f: getattr(trial, f) for f in ITERATION_FROM_TRIAL}
+        rows = [{**_row(it), **shared} for it in iterations]
         # Iterations first: a trial row never exists without its iterations.
-        it_path = self.iterations_dir / f"{key}.parquet"
+        it_path = self.iterations_dir / f"{trial.key}.parquet"
         if rows:
             _atomic_parquet(pd.DataFrame(rows), it_path)
         else:
             it_path.unlink(missing_ok=True)
-        _atomic_parquet(pd.DataFrame([trial]), self.trials_dir / f"{key}.parquet")
+        row = {**_row(trial), **(provenance or {})}
+        _atomic_parquet(pd.DataFrame([row]), self.trials_dir / f"{trial.key}.parquet")
 
     def trials(self) -> pd.DataFrame:
         return _read_dir(self.trials_dir)

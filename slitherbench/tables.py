@@ -39,31 +39,19 @@ def with_size(trials: pd.DataFrame) -> pd.DataFrame:
     return t
 
 
-def exact_iterations(
-    trials: pd.DataFrame, compute_missing: bool = True, seeds: int = 3
-) -> pd.Series:
-    """Median iteration count of the exact method per puzzle: from the store's exact-backend
-    trials, else (``compute_missing``) CP-SAT running the same iterative method, ``seeds`` seeds."""
-    from .exact import solve_iterative_exact
-    from .puzzle import Puzzle
-
-    ex = trials[(trials.backend == "exact") & (trials.status == "solved")]
-    out = ex.groupby("puzzle")["iterations"].median()
-    if compute_missing and "puzzle_rows" in trials:
-        for name, rows in (
-            trials[["puzzle", "puzzle_rows"]].drop_duplicates("puzzle").itertuples(index=False)
-        ):
-            if name in out.index:
-                continue
-            p = Puzzle.parse(str(rows))
-            its = [solve_iterative_exact(p, time_limit_s=30, seed=s) for s in range(seeds)]
-            done = [r.iterations for r in its if r.status == "solved"]
-            out.loc[name] = float(np.median(done)) if done else np.nan
-    return out
+def exact_iterations(trials: pd.DataFrame, reference: pd.DataFrame | None = None) -> pd.Series:
+    """Median iteration count of the exact method per puzzle, from the exact backend's solved
+    trials in ``trials`` and in ``reference`` (a store made by ``slitherbench.reference``)."""
+    frames = [t for t in (trials, reference) if t is not None and not t.empty]
+    if not frames:
+        return pd.Series(dtype=float)
+    both = pd.concat(frames, ignore_index=True)
+    ex = both[(both.backend == "exact") & (both.status == "solved")]
+    return ex.groupby("puzzle")["iterations"].median()
 
 
 def summarise(
-    trials: pd.DataFrame, group_by: Sequence[str], exact_reference: bool = True
+    trials: pd.DataFrame, group_by: Sequence[str], reference: pd.DataFrame | None = None
 ) -> pd.DataFrame:
     """One row per group. Iteration statistics are over solved trials; times over all trials.
 
@@ -71,7 +59,7 @@ def summarise(
     sample included); ``rounds_median`` counts only the energy-0 solves, i.e. cut rounds.
     """
     t = with_size(trials)
-    exact = exact_iterations(t, compute_missing=exact_reference)
+    exact = exact_iterations(t, reference)
     rows = []
     for key, d in t.groupby(list(group_by), sort=False, dropna=False):
         key = key if isinstance(key, tuple) else (key,)
@@ -168,3 +156,36 @@ def select_columns(
     if unknown:
         raise ValueError(f"unknown table columns {unknown}; choose from {', '.join(ALL_COLUMNS)}")
     return summary[[*group_by, *cols]]
+
+
+def _short_reason(d: pd.DataFrame) -> str:
+    reasons = d.loc[d.status != "solved", "reason"].dropna()
+    reasons = reasons[reasons != ""]
+    if reasons.empty:
+        return ""
+    top = str(reasons.value_counts().index[0])
+    return top if len(top) <= 60 else top[:57] + "..."
+
+
+def run_summary(trials: pd.DataFrame) -> pd.DataFrame:
+    """The table a run ends with: per puzzle x form x backend, solved/total, median
+    iterations (solved trials) and wall time, statuses and the main reason for failures."""
+    if trials.empty:
+        return pd.DataFrame()
+    rows = []
+    for (puzzle, form, backend), d in trials.groupby(
+        ["puzzle", "form_variant", "backend"], sort=False
+    ):
+        rows.append(
+            {
+                "puzzle": puzzle,
+                "form_variant": form,
+                "backend": backend,
+                "solved": f"{int((d.status == 'solved').sum())}/{len(d)}",
+                "median_iter": d.loc[d.status == "solved", "iterations"].median(),
+                "median_wall_s": round(float(d.wall_s.median()), 3),
+                "statuses": ",".join(f"{k}:{v}" for k, v in d.status.value_counts().items()),
+                "note": _short_reason(d),
+            }
+        )
+    return pd.DataFrame(rows)

@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+from slitherbench.backends.exact import ExactBackend
 from slitherbench.check import check_answer
-from slitherbench.exact import solve_exact, solve_iterative_exact
+from slitherbench.exact import solve_exact
+from slitherbench.formulations import ConsFormulation
 from slitherbench.generate import generate
 from slitherbench.library import reference10
-from slitherbench.puzzle import Puzzle
+from slitherbench.puzzle import Puzzle, answer_from_bits
+from slitherbench.runner import run_trial
 
 
 def test_exact_reproduces_corpus_solution_and_proves_unique(corpus_record: dict) -> None:
@@ -33,11 +36,14 @@ def test_no_time_is_timeout_not_infeasible() -> None:
 
 
 def test_iterative_exact_on_reference() -> None:
-    r = solve_iterative_exact(reference10(), seed=1)
+    # The exact iterative method is the runner's loop with the exact backend.
+    r = run_trial(reference10(), ConsFormulation(), ExactBackend(), seed=1, max_iterations=1000)
     assert r.status == "solved"
-    assert r.answer is not None and check_answer(reference10(), r.answer) == []
-    assert sum(r.answer) == 64
-    assert r.iterations == len(r.loop_sizes) >= 1
+    answer = answer_from_bits(reference10(), r.trial.answer)
+    assert check_answer(reference10(), answer) == []
+    assert sum(answer) == 64
+    assert r.trial.iterations == len(r.iterations) >= 1
+    assert r.trial.retries == 0  # every exact solve satisfies the constraints so far
 
 
 def test_generator_is_unique_and_deterministic() -> None:

@@ -16,8 +16,9 @@ from slitherbench.exact import solve_exact
 from slitherbench.formulations import ConsFormulation, HuboFormulation, QuboFormulation
 from slitherbench.library import generated, reference10
 from slitherbench.provenance import gpu_names
-from slitherbench.puzzle import answer_from_bits
-from slitherbench.runner import STATUSES, run_trial
+from slitherbench.puzzle import Puzzle, answer_from_bits
+from slitherbench.record import Status
+from slitherbench.runner import run_trial
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 BACKENDS = sorted(p.stem for p in (CONF / "backend").glob("*.yaml"))
@@ -52,25 +53,35 @@ def puzzles():
 def test_every_backend_and_form(backend: str, form: str, puzzles) -> None:
     b = make_backend(backend)
     f = FORMS[form]()
+    statuses = []
     for p, exact_answer in puzzles:
         r = run_trial(p, f, b, seed=3, max_iterations=15, time_limit_s=10)
         t = r.trial
-        assert t["status"] in STATUSES
-        if f.name not in b.accepts:
-            assert t["status"] == "skipped" and "does not accept" in t["reason"]
+        statuses.append(t.status)
+        assert t.status in set(Status)
+        if b.unsupported_reason(f):
+            assert t.status == "skipped" and "does not accept" in t.reason
+            assert r.iterations == []
             continue
-        assert t["status"] != "error", t["reason"]
-        if t["status"] == "solved":
-            assert t["verified"] is True
-            ans = answer_from_bits(p, t["answer"])
+        assert t.status in ("solved", "max_iterations", "timeout"), t.reason
+        if t.status == "solved":
+            assert t.verified is True
+            ans = answer_from_bits(p, t.answer)
             assert check_answer(p, ans) == []
             assert ans == exact_answer
-            assert r.iterations[-1]["energy"] == 0
-        assert t["iterations"] == len(r.iterations)
-        assert t["retries"] == sum(it["energy"] != 0 for it in r.iterations)
+            assert r.iterations[-1].energy == 0
+        else:
+            # Not solved means the budget ran out, never a silent stop.
+            assert t.iterations == 15 or t.status == "timeout", t
+            assert not t.verified and t.answer == ""
+        assert t.iterations == len(r.iterations) >= 1
+        assert t.retries == sum(it.energy != 0 for it in r.iterations)
         for it in r.iterations:
-            assert it["energy"] >= 0
-            assert it["num_loops"] == len(it["loop_sizes"])
+            assert it.energy >= 0
+            assert it.num_loops == len(it.loop_sizes)
+    if not b.unsupported_reason(f) and b.expects_solutions:
+        # A backend that never solves fails here: each accepted pair solves a tiny board.
+        assert "solved" in statuses, statuses
 
 
 @pytest.mark.parametrize(
@@ -89,8 +100,8 @@ def test_reliable_pairs_solve_tiny_boards(form: str, backend: str, puzzles) -> N
         r = run_trial(
             p, FORMS[form](), make_backend(backend), seed=11, max_iterations=30, time_limit_s=20
         )
-        assert r.status == "solved", r.trial["reason"]
-        assert answer_from_bits(p, r.trial["answer"]) == exact_answer
+        assert r.status == "solved", r.trial.reason
+        assert answer_from_bits(p, r.trial.answer) == exact_answer
 
 
 def test_cuts_accumulate_and_hints_follow() -> None:
@@ -98,12 +109,12 @@ def test_cuts_accumulate_and_hints_follow() -> None:
     r = run_trial(
         p, ConsFormulation(), make_backend("exact"), seed=5, max_iterations=50, time_limit_s=30
     )
-    assert r.status == "solved" and r.trial["answer_loop_size"] == 64
+    assert r.status == "solved" and r.trial.answer_loop_size == 64
     its = r.iterations
-    assert not its[0]["hint_used"] and all(it["hint_used"] for it in its[1:])
-    cuts = [it["num_cuts"] for it in its]
+    assert not its[0].hint_used and all(it.hint_used for it in its[1:])
+    cuts = [it.num_cuts for it in its]
     assert cuts[0] == 0
-    assert all(cuts[k + 1] == cuts[k] + its[k]["num_loops"] for k in range(len(its) - 1))
+    assert all(cuts[k + 1] == cuts[k] + its[k].num_loops for k in range(len(its) - 1))
 
 
 @pytest.mark.skipif(bool(os.environ.get("QBPP_LICENSE_KEY")), reason="a licence lifts the limit")
@@ -118,28 +129,46 @@ def test_licence_limit_is_an_honest_skip(backend: str) -> None:
         time_limit_s=10,
     )
     assert r.status == "skipped"
-    assert r.trial["reason"] == "license_limit (needs 220, limit 100; set QBPP_LICENSE_KEY)"
+    assert r.trial.reason == "license_limit (needs 220, limit 100; set QBPP_LICENSE_KEY)"
     assert r.iterations == []
+
+
+# 5x5 with a row of 0s across the middle: every clue-and-degree solution has a loop above
+# and one below, so iteration 1 always ends in cuts and the method can never stop there.
+TWO_ROOMS = Puzzle.from_rows(["1....", ".....", "00000", ".....", "1...."])
+
+
+def test_two_rooms_board_has_multi_loop_solutions_only() -> None:
+    assert solve_exact(TWO_ROOMS).status == "infeasible"
+    r = run_trial(TWO_ROOMS, ConsFormulation(), make_backend("exact"), seed=1, max_iterations=2)
+    assert r.status == "max_iterations"
+    assert r.iterations[0].energy == 0 and r.iterations[0].num_loops >= 2
 
 
 @pytest.mark.skipif(bool(os.environ.get("QBPP_LICENSE_KEY")), reason="a licence lifts the limit")
 def test_licence_limit_reached_by_slack_variables_mid_run() -> None:
     # 5x5 QUBO: 60 edges + 36 y_p = 96 variables fit; the first cuts' slack bits do not.
-    p = generated(5, 5, 1)
     r = run_trial(
-        p, QuboFormulation(), make_backend("abs3"), seed=2, max_iterations=30, time_limit_s=20
+        TWO_ROOMS,
+        QuboFormulation(),
+        make_backend("abs3"),
+        seed=2,
+        max_iterations=30,
+        time_limit_s=20,
     )
-    assert r.status in ("solved", "skipped")
-    if r.status == "skipped":
-        assert r.trial["reason"].startswith("license_limit (needs ")
-        assert "at iteration" in r.trial["reason"]
+    assert r.status == "skipped"
+    assert r.trial.reason.startswith("license_limit (needs ")
+    assert f"(at iteration {len(r.iterations) + 1})" in r.trial.reason
+    # It got there by cutting: the last solve reached energy 0 with at least two loops.
+    assert r.iterations[-1].energy == 0 and r.iterations[-1].num_loops >= 2
+    assert r.iterations[0].num_variables == 96
 
 
 @pytest.mark.skipif(bool(gpu_names()), reason="this machine has a GPU")
 def test_asking_for_a_missing_gpu_is_a_clear_skip() -> None:
     r = run_trial(generated(3, 3, 1), ConsFormulation(), ABS3Backend(gpu=1), seed=1)
     assert r.status == "skipped"
-    assert r.trial["reason"].startswith("gpu=1 asks for 1 GPU(s) but 0 are visible")
+    assert r.trial.reason.startswith("gpu=1 asks for 1 GPU(s) but 0 are visible")
 
 
 @pytest.mark.parametrize(
@@ -150,7 +179,7 @@ def test_a_crashing_trial_is_recorded_not_fatal(fault: str, message: str) -> Non
         generated(3, 3, 1), ConsFormulation(), FaultyBackend(fault=fault), seed=1, time_limit_s=10
     )
     assert r.status == "error"
-    assert message in r.trial["reason"]
+    assert message in r.trial.reason
 
 
 def test_too_weak_hubo_reduction_is_reported() -> None:
@@ -165,8 +194,8 @@ def test_too_weak_hubo_reduction_is_reported() -> None:
         max_iterations=3,
         time_limit_s=10,
     )
-    assert r.trial["reduction_negative_energy"] is True
-    assert r.trial["reduction_added"] > 0
+    assert r.trial.extras_dict["reduction_negative_energy"] is True
+    assert r.trial.extras_dict["reduction_added"] > 0
     strong = make_backend("sa")
     r = run_trial(
         generated(4, 4, 1),
@@ -176,7 +205,7 @@ def test_too_weak_hubo_reduction_is_reported() -> None:
         max_iterations=3,
         time_limit_s=10,
     )
-    assert r.trial["reduction_negative_energy"] is False
+    assert r.trial.extras_dict["reduction_negative_energy"] is False
 
 
 def test_times_add_up() -> None:
@@ -189,7 +218,7 @@ def test_times_add_up() -> None:
         time_limit_s=30,
     )
     t = r.trial
-    assert t["build_s"] == pytest.approx(sum(it["build_s"] for it in r.iterations))
-    assert t["solve_s"] == pytest.approx(sum(it["solve_s"] for it in r.iterations))
-    assert 0 < t["solve_s"] + t["overhead_s"] == pytest.approx(t["wall_s"])
-    assert t["process_wall_s"] >= t["wall_s"]
+    assert t.build_s == pytest.approx(sum(it.build_s for it in r.iterations))
+    assert t.solve_s == pytest.approx(sum(it.solve_s for it in r.iterations))
+    assert 0 < t.solve_s + t.overhead_s == pytest.approx(t.wall_s)
+    assert t.process_wall_s >= t.wall_s

@@ -1,20 +1,21 @@
 """The backend interface: a small sampler over a :class:`~slitherbench.formulations.Model`.
 
-``solve`` returns a ``dimod.SampleSet`` (labels = model labels) whose ``info`` carries at
-least ``solve_s`` (the backend's own search time), ``start_s`` (solver start-up / model
-hand-over), ``mode`` (CPU/GPU/...) and ``hint_used``. The runner judges samples with the
-model's own energy, never with a number the backend reports.
+A backend declares what it ``takes`` (:class:`~slitherbench.record.Capability`); it runs a
+formulation that produces one of those. ``solve`` returns a
+:class:`~slitherbench.record.SolveResult`. The runner judges samples with the model's own
+energy, never with a number the backend reports.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+from importlib import metadata
+from numbers import Integral
 from typing import Any, ClassVar
 
-import dimod
-
 from ..formulations import Formulation, Model
+from ..record import Capability, Scalar, SolveResult
 
 
 class BackendUnavailable(RuntimeError):
@@ -23,22 +24,33 @@ class BackendUnavailable(RuntimeError):
 
 class Backend(ABC):
     name: ClassVar[str]
-    accepts: ClassVar[frozenset[str]]  # formulation names
+    takes: ClassVar[frozenset[Capability]]
+    # Distributions it needs: checked before a trial, their versions recorded in provenance.
+    packages: ClassVar[tuple[str, ...]] = ()
     needs_fresh_process: ClassVar[bool] = False  # pyqbpp: variable counts are per process
+    # False for a baseline that is not expected to reach energy 0 (steepest descent).
+    expects_solutions: ClassVar[bool] = True
 
     def __init__(self, **params: Any) -> None:
         self.params = dict(params)
 
     def unsupported_reason(self, formulation: Formulation) -> str | None:
-        if formulation.name not in self.accepts:
-            return (
-                f"backend {self.name} does not accept the {formulation.name} form "
-                f"(accepts {', '.join(sorted(self.accepts))})"
-            )
-        return None
+        if formulation.produces & self.takes:
+            return None
+        made = ", ".join(sorted(formulation.produces))
+        taken = ", ".join(sorted(self.takes))
+        return (
+            f"backend {self.name} does not accept the {formulation.name} form "
+            f"({formulation.name} produces {made}; {self.name} takes {taken})"
+        )
 
     def available(self) -> str | None:
         """None if usable here, else the reason (recorded as ``skipped``)."""
+        for pkg in self.packages:
+            try:
+                metadata.version(pkg)
+            except metadata.PackageNotFoundError:
+                return f"{pkg} is not installed; install it to use backend {self.name}"
         return None
 
     def start(self, model: Model) -> None:
@@ -52,7 +64,7 @@ class Backend(ABC):
         seed: int,
         hint: Mapping[int, int] | None,
         time_limit_s: float,
-    ) -> dimod.SampleSet: ...
+    ) -> SolveResult: ...
 
     def close(self) -> None:
         """Release per-trial resources."""
@@ -62,9 +74,19 @@ class Backend(ABC):
         return f"{type(self).__name__}({args})"
 
 
-def one_sample(
-    model: Model, sample: Mapping[int, int], energy: float, **info: Any
-) -> dimod.SampleSet:
-    labels = model.labels
-    row = [[int(sample.get(v, 0)) for v in labels]]
-    return dimod.SampleSet.from_samples((row, labels), dimod.BINARY, energy=[energy], info=info)
+def best_sample(model: Model, samples: Iterable[Mapping[Any, int]]) -> tuple[dict[int, int], int]:
+    """The sample with the lowest energy under the model's own rule. Labels that are not
+    integers (a reduction's product variables) are dropped."""
+    best: dict[int, int] | None = None
+    best_e: int | None = None
+    for s in samples:
+        sample = {int(k): int(v) for k, v in s.items() if isinstance(k, Integral)}
+        e = model.energy(sample)
+        if best_e is None or e < best_e:
+            best, best_e = sample, e
+    if best is None or best_e is None:
+        raise RuntimeError("the sampler returned no sample")
+    return best, best_e
+
+
+__all__ = ["Backend", "BackendUnavailable", "Scalar", "SolveResult", "best_sample"]

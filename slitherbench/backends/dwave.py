@@ -16,7 +16,8 @@ import dimod
 from dimod.higherorder.utils import make_quadratic
 
 from ..formulations import Model
-from .base import Backend, one_sample
+from ..record import Capability, SolveResult
+from .base import Backend, best_sample
 
 
 class WarmHigherOrderComposite(dimod.HigherOrderComposite):
@@ -48,7 +49,8 @@ class WarmHigherOrderComposite(dimod.HigherOrderComposite):
 class DwaveBackend(Backend):
     """Samples read by read, stopping at the first energy-0 sample or when time runs out."""
 
-    accepts = frozenset({"hubo", "qubo"})
+    takes = frozenset({Capability.QUADRATIC, Capability.POLYNOMIAL})
+    packages = ("dimod", "dwave-samplers")
     sampler_path: ClassVar[str]
 
     def __init__(self, reduction_strength: float = 4.0, num_reads: int = 8, **params: Any) -> None:
@@ -64,24 +66,29 @@ class DwaveBackend(Backend):
     ) -> dict[str, Any]:
         return {"seed": seed % (2**31)}
 
+    def to_bqm(
+        self, model: Model, hint: Mapping[int, int] | None
+    ) -> tuple[dimod.BQM, dict[Any, int] | None, float, int]:
+        """The BQM to sample, the hint on its variables, the constant the BQM's offset
+        lacks, and the number of variables a HUBO reduction added."""
+        if model.formulation.quadratic:
+            return model.to_bqm(), (dict(hint) if hint is not None else None), 0.0, 0
+        poly = model.to_binary_polynomial()
+        composite = WarmHigherOrderComposite(self.make_sampler())
+        bqm = composite.reduce(poly, float(self.params["reduction_strength"]))
+        # Whatever of the polynomial's constant make_quadratic leaves out of the BQM's
+        # offset (all of it in some dimod versions) is added back before judging.
+        const = float(poly.get((), 0)) - float(bqm.offset)
+        start = composite.expand(bqm, hint) if hint is not None else None
+        return bqm, start, const, bqm.num_variables - len(poly.variables)
+
     def solve(
         self, model: Model, *, seed: int, hint: Mapping[int, int] | None, time_limit_s: float
-    ) -> dimod.SampleSet:
-        sampler = self.make_sampler()
+    ) -> SolveResult:
         t0 = time.perf_counter()
-        added, const = 0, 0.0
-        if model.formulation.quadratic:
-            bqm = model.to_bqm()
-            start = dict(hint) if hint is not None else None
-        else:
-            poly = model.to_binary_polynomial()
-            composite = WarmHigherOrderComposite(sampler)
-            bqm = composite.reduce(poly, float(self.params["reduction_strength"]))
-            added = bqm.num_variables - len(poly.variables)
-            # Whatever of the polynomial's constant make_quadratic leaves out of the BQM's
-            # offset (all of it in some dimod versions) is added back before judging.
-            const = float(poly.get((), 0)) - float(bqm.offset)
-            start = composite.expand(bqm, hint) if hint is not None else None
+        sampler = self.make_sampler()
+        t1 = time.perf_counter()
+        bqm, start, const, added = self.to_bqm(model, hint)
         params = self.sample_params(seed, time_limit_s, hint is not None, bqm, const)
         if start is not None:
             params["initial_states"] = (
@@ -89,39 +96,50 @@ class DwaveBackend(Backend):
                 list(bqm.variables),
             )
             params["initial_states_generator"] = "tile"
-        t1 = time.perf_counter()
-        deadline = t1 + time_limit_s
+        t2 = time.perf_counter()
+        best, best_e, reads, negative = self.read_until_zero(
+            sampler, bqm, params, model, const, t2 + time_limit_s
+        )
+        return SolveResult(
+            best,
+            best_e,
+            start_s=t1 - t0,
+            reduction_s=t2 - t1,
+            solve_s=time.perf_counter() - t2,
+            mode="CPU",
+            hint_used=hint is not None,
+            extras={
+                "reads": reads,
+                "reduction_added": added,
+                "reduction_negative_energy": negative,
+            },
+        )
+
+    def read_until_zero(
+        self,
+        sampler: dimod.Sampler,
+        bqm: dimod.BQM,
+        params: dict[str, Any],
+        model: Model,
+        const: float,
+        deadline: float,
+    ) -> tuple[dict[int, int], int, int, bool]:
         best: dict[int, int] | None = None
         best_e: int | None = None
-        negative = False
+        negative = False  # a reduced-BQM energy below the true minimum: reduction too weak
         reads = 0
         while reads < int(self.params["num_reads"]):
             call = dict(params, num_reads=1, seed=(params["seed"] + reads) % (2**31))
             rec = sampler.sample(bqm, **call).first
             reads += 1
-            negative |= bool(
-                rec.energy + const < -1e-9
-            )  # reduction too weak: below the true minimum
-            sample = {int(k): int(v) for k, v in rec.sample.items() if isinstance(k, int)}
-            e = model.energy(sample)
+            negative |= bool(rec.energy + const < -1e-9)
+            sample, e = best_sample(model, [rec.sample])
             if best_e is None or e < best_e:
                 best, best_e = sample, e
             if best_e == 0 or time.perf_counter() >= deadline:
                 break
-        t2 = time.perf_counter()
         assert best is not None and best_e is not None
-        return one_sample(
-            model,
-            best,
-            best_e,
-            start_s=t1 - t0,
-            solve_s=t2 - t1,
-            mode="CPU",
-            hint_used=hint is not None,
-            reads=reads,
-            reduction_added=added,
-            reduction_negative_energy=negative,
-        )
+        return best, best_e, reads, negative
 
 
 class SABackend(DwaveBackend):
@@ -183,3 +201,4 @@ class SteepestBackend(DwaveBackend):
 
     name = "steepest"
     sampler_path = "SteepestDescentSolver"
+    expects_solutions = False  # a local minimum from a random start is rarely energy 0

@@ -8,11 +8,10 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-import dimod
-
 from ..exact import IterativeExactModel
 from ..formulations import Model
-from .base import Backend, one_sample
+from ..record import Capability, SolveResult
+from .base import Backend
 
 
 class NoSolution(RuntimeError):
@@ -23,7 +22,8 @@ class NoSolution(RuntimeError):
 
 class ExactBackend(Backend):
     name = "exact"
-    accepts = frozenset({"cons"})
+    takes = frozenset({Capability.CONSTRAINTS})
+    packages = ("ortools",)
 
     def __init__(self, workers: int = 1, **params: Any) -> None:
         super().__init__(workers=workers, **params)
@@ -36,7 +36,7 @@ class ExactBackend(Backend):
 
     def solve(
         self, model: Model, *, seed: int, hint: Mapping[int, int] | None, time_limit_s: float
-    ) -> dimod.SampleSet:
+    ) -> SolveResult:
         assert self._cp is not None, "start() was not called"
         t0 = time.perf_counter()
         cuts = [p.constraint for p in model.pieces if p.constraint.kind == "cut"]
@@ -57,8 +57,7 @@ class ExactBackend(Backend):
                 else "the constraints so far admit no assignment",
             )
         sample = model.complete(sel)
-        return one_sample(
-            model,
+        return SolveResult(
             sample,
             model.energy(sample),
             start_s=t1 - t0,

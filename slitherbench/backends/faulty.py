@@ -10,15 +10,14 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-import dimod
-
 from ..formulations import Model
+from ..record import Capability, SolveResult
 from .base import Backend
 
 
 class FaultyBackend(Backend):
     name = "faulty"
-    accepts = frozenset({"cons", "hubo", "qubo"})
+    takes = frozenset(Capability)
     needs_fresh_process = True
 
     def __init__(self, fault: str = "abort", **params: Any) -> None:
@@ -26,7 +25,7 @@ class FaultyBackend(Backend):
 
     def solve(
         self, model: Model, *, seed: int, hint: Mapping[int, int] | None, time_limit_s: float
-    ) -> dimod.SampleSet:
+    ) -> SolveResult:
         if self.params["fault"] == "abort":
             os.abort()
         raise RuntimeError("deliberate failure")

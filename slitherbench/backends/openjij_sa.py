@@ -7,15 +7,15 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-import dimod
-
 from ..formulations import Model
-from .base import Backend, one_sample
+from ..record import Capability, SolveResult
+from .base import Backend, best_sample
 
 
 class OpenJijBackend(Backend):
     name = "openjij"
-    accepts = frozenset({"hubo", "qubo"})
+    takes = frozenset({Capability.POLYNOMIAL})
+    packages = ("openjij",)
 
     def __init__(
         self,
@@ -35,16 +35,9 @@ class OpenJijBackend(Backend):
             **params,
         )
 
-    def available(self) -> str | None:
-        try:
-            import openjij  # noqa: F401
-        except Exception as exc:
-            return f"openjij is not installed ({exc}); pip install -e '.[openjij]'"
-        return None
-
     def solve(
         self, model: Model, *, seed: int, hint: Mapping[int, int] | None, time_limit_s: float
-    ) -> dimod.SampleSet:
+    ) -> SolveResult:
         import openjij as oj
 
         t0 = time.perf_counter()
@@ -62,14 +55,7 @@ class OpenJijBackend(Backend):
             seed=seed % (2**31),
         )
         t2 = time.perf_counter()
-        best = None
-        best_e = None
-        for s in res.samples():
-            sample = {int(k): int(v) for k, v in s.items()}
-            e = model.energy(sample)
-            if best_e is None or e < best_e:
-                best, best_e = sample, e
-        assert best is not None and best_e is not None
-        return one_sample(
-            model, best, best_e, start_s=t1 - t0, solve_s=t2 - t1, mode="CPU", hint_used=False
+        best, best_e = best_sample(model, res.samples())
+        return SolveResult(
+            best, best_e, start_s=t1 - t0, solve_s=t2 - t1, mode="CPU", hint_used=False
         )

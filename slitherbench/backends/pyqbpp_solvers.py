@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-import dimod
-
 from ..formulations import Model
-from .base import Backend, BackendUnavailable, one_sample
+from ..record import Capability, SolveResult
+from .base import Backend, BackendUnavailable
 from .qbpp_session import QbppSession
 
 
 class PyqbppBackend(Backend):
-    accepts = frozenset({"cons", "hubo", "qubo"})
+    takes = frozenset(Capability)
+    packages = ("pyqbpp",)
     needs_fresh_process = True
     solver_class: ClassVar[str]
 
@@ -24,7 +25,7 @@ class PyqbppBackend(Backend):
 
     def available(self) -> str | None:
         try:
-            import pyqbpp  # noqa: F401
+            import pyqbpp  # noqa: F401  (an install that cannot load its libraries fails here)
         except Exception as exc:  # pragma: no cover - depends on the install
             return f"pyqbpp cannot be imported: {exc}"
         return None
@@ -41,7 +42,7 @@ class PyqbppBackend(Backend):
 
     def solve(
         self, model: Model, *, seed: int, hint: Mapping[int, int] | None, time_limit_s: float
-    ) -> dimod.SampleSet:
+    ) -> SolveResult:
         if self.session is None:
             raise BackendUnavailable("start() was not called")
         s = self.session
@@ -56,16 +57,18 @@ class PyqbppBackend(Backend):
         t2 = time.perf_counter()
         info = dict(getattr(sol, "info", {}) or {})
         sample = s.read(sol)
-        return one_sample(
-            model,
+        return SolveResult(
             sample,
             float(sol.energy),
             start_s=t1 - t0,
             solve_s=t2 - t1,
-            mode=info.get("mode", "CPU"),
+            mode=str(info.get("mode", "CPU")),
             hint_used=hint is not None,
-            gpu=info.get("gpu", ""),
-            backend_run_time_s=float(info.get("run_time", "nan") or "nan"),
+            extras={
+                "gpu": str(info.get("gpu", "")),
+                "backend_run_time_s": float(info.get("run_time", "nan") or "nan"),
+                "license_key_set": bool(os.environ.get("QBPP_LICENSE_KEY")),
+            },
         )
 
     def close(self) -> None:

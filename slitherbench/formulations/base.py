@@ -17,6 +17,7 @@ from itertools import combinations
 from typing import ClassVar, Literal
 
 from ..puzzle import Puzzle
+from ..record import Capability
 
 Poly = dict[tuple[int, ...], int]  # sorted label tuple -> integer coefficient; () is the constant
 Kind = Literal["clue", "degree", "cut"]
@@ -99,8 +100,9 @@ class Formulation(ABC):
     """Turns constraints into a form. Subclasses set ``name`` and implement ``encode``."""
 
     name: ClassVar[str]
-    native: ClassVar[bool] = False  # True: pieces are native constraints (pyqbpp only)
-    quadratic: ClassVar[bool] = False  # True: every penalty has degree <= 2
+    # What the encoded model is: a backend runs it when it takes one of these.
+    produces: ClassVar[frozenset[Capability]] = frozenset({Capability.POLYNOMIAL})
+    packages: ClassVar[tuple[str, ...]] = ()  # recorded in the provenance columns
 
     def __init__(self, clue_weight: int = 1, degree_weight: int = 1, cut_weight: int = 1) -> None:
         for label, w in (("clue", clue_weight), ("degree", degree_weight), ("cut", cut_weight)):
@@ -124,6 +126,14 @@ class Formulation(ABC):
 
     def describe(self) -> str:
         return self.name
+
+    @property
+    def native(self) -> bool:
+        return Capability.POLYNOMIAL not in self.produces
+
+    @property
+    def quadratic(self) -> bool:
+        return Capability.QUADRATIC in self.produces
 
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.params().items())

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..record import Capability
 from .base import Constraint, Formulation, Model, Piece, Poly, add_poly, square_linear, sum_edges
 from .penalties import clue_penalty, degree_aux_penalty, degree_aux_value
 
@@ -33,7 +34,7 @@ def slack_bits(value: int, coeffs: Sequence[int]) -> list[int]:
 
 class QuboFormulation(Formulation):
     name = "qubo"
-    quadratic = True
+    produces = frozenset({Capability.QUADRATIC, Capability.POLYNOMIAL})
 
     def encode(self, c: Constraint, model: Model) -> Piece:
         w = self.weights[c.kind]

@@ -1,0 +1,135 @@
+"""Running an experiment: every planned trial not yet in the store, each stored as it ends.
+
+:func:`run_experiment` is a plain function of the config and the results directory, so
+tests call it with a config from Hydra's compose API.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+from omegaconf import DictConfig, OmegaConf
+from tqdm import tqdm
+
+from .console import print_trace
+from .plan import Job, pending, plan_jobs, puzzles_from_config, resolve_cells
+from .provenance import provenance
+from .record import ConfigError, Status
+from .runner import run_trial
+from .store import ResultStore
+
+
+def _in_multirun() -> bool:
+    from hydra.core.hydra_config import HydraConfig
+
+    try:
+        return HydraConfig.get().mode.name == "MULTIRUN"
+    except ValueError:
+        return False
+
+
+def _store_one(store: ResultStore, job: Job, cfg: DictConfig) -> str:
+    """Run one planned trial and store it; return its status."""
+    cell, p = job.cell, job.puzzle
+    result = run_trial(
+        p,
+        cell.formulation,
+        cell.backend,
+        job.seed,
+        int(cfg.max_iterations),
+        float(cfg.time_limit_s),
+    )
+    t = result.trial
+    t.key, t.experiment, t.config_hash = job.key, str(cfg.experiment_name), job.config_hash
+    t.cell, t.repetition = cell.label, job.repetition
+    t.puzzle_rows, t.difficulty = "/".join(p.to_rows()), str(p.meta.get("difficulty", ""))
+    t.max_iterations, t.time_limit_s = int(cfg.max_iterations), float(cfg.time_limit_s)
+    t.formulation_params = json.dumps(cell.formulation.params(), sort_keys=True)
+    t.backend_params = json.dumps(cell.backend.params, sort_keys=True, default=str)
+    t.timestamp = pd.Timestamp.now(tz="UTC").isoformat()
+    store.write(t, result.iterations, provenance(cell.packages))
+    if cfg.trace:
+        print_trace(p, result, cell.label)
+    return t.status if t.status != Status.SKIPPED else f"skipped: {t.reason}"
+
+
+def _run_jobs(
+    store: ResultStore, jobs: Sequence[Job], todo: Sequence[Job], cfg: DictConfig
+) -> dict[str, str]:
+    """Run ``todo`` with a progress bar; return the skip reason of each cell that was skipped."""
+    bar = tqdm(
+        total=len(jobs),
+        initial=len(jobs) - len(todo),
+        disable=not cfg.progress,
+        desc=str(cfg.experiment_name),
+        unit="trial",
+        file=sys.stderr,
+    )
+    if len(todo) < len(jobs):
+        bar.write(
+            f"resuming: {len(jobs) - len(todo)} of {len(jobs)} trials already in {store.root}",
+            file=sys.stderr,
+        )
+    skipped: dict[str, str] = {}
+    solved = 0
+    try:
+        for n, job in enumerate(todo, start=1):
+            bar.set_postfix_str(
+                f"{job.cell.label} {job.puzzle.name or job.puzzle.size_label} r{job.repetition}"
+            )
+            status = _store_one(store, job, cfg)
+            solved += status == Status.SOLVED
+            if status.startswith("skipped: "):
+                skipped.setdefault(job.cell.label, status.removeprefix("skipped: "))
+            bar.update(1)
+            bar.set_postfix_str(f"solved {solved}/{n} this run")
+    finally:
+        bar.close()
+    return skipped
+
+
+def run_experiment(
+    cfg: DictConfig, results_dir: str | Path | None = None, config_name: str = "config.yaml"
+) -> pd.DataFrame:
+    """Run every (puzzle x cell x repetition) not yet in the store; return all their trials."""
+    out = Path(results_dir if results_dir is not None else cfg.results_dir)
+    store = ResultStore(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if cfg.cell is not None and config_name == "config.yaml":
+        config_name = f"config-cell{int(cfg.cell)}.yaml"  # one per job of a multirun sweep
+    (out / config_name).write_text(OmegaConf.to_yaml(cfg, resolve=True))
+    puzzles = puzzles_from_config(cfg.puzzle)
+    cells = resolve_cells(cfg)
+    if cfg.cells is None and not _in_multirun():
+        reason = cells[0].backend.unsupported_reason(cells[0].formulation)
+        if reason:
+            raise ConfigError(reason)
+    jobs = plan_jobs(cfg, cells, puzzles)
+    todo = pending(jobs, set() if cfg.overwrite else store.finished_keys())
+    try:
+        skipped = _run_jobs(store, jobs, todo, cfg)
+    finally:
+        everything = store.snapshot()
+    order = {j.key: k for k, j in enumerate(jobs)}  # the experiment's cell and puzzle order
+    table = everything[everything["key"].isin(order)] if not everything.empty else everything
+    if not table.empty:
+        table = table.sort_values("key", key=lambda s: s.map(order))
+    if skipped and cfg.fallback_cells:
+        table = pd.concat([table, run_fallback(cfg, out, skipped)], ignore_index=True)
+    return table.reset_index(drop=True)
+
+
+def run_fallback(cfg: DictConfig, out: Path, skipped: dict[str, str]) -> pd.DataFrame:
+    """The experiment's rule: when a cell is skipped, run ``fallback_cells`` instead."""
+    names = ", ".join(f"{c.formulation}/{c.backend}" for c in cfg.fallback_cells)
+    for label, reason in skipped.items():
+        print(f"{label} was skipped ({reason}): running {names} instead.", flush=True)
+    sub = OmegaConf.merge(
+        cfg,
+        {"cells": OmegaConf.to_container(cfg.fallback_cells), "fallback_cells": None, "cell": None},
+    )
+    return run_experiment(sub, out, config_name="config_fallback.yaml")  # type: ignore[arg-type]

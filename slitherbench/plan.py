@@ -1,0 +1,204 @@
+"""Planning an experiment: its cells (formulation x backend), its puzzles, the seeds and the
+keys of its trials, and which of them are still to run.
+
+Cells are composed by Hydra itself (the ``formulation`` and ``backend`` config groups, with
+the experiment's parameter overrides merged in) and built with ``hydra.utils.instantiate``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hydra import compose, initialize_config_dir
+from hydra.core.global_hydra import GlobalHydra
+from hydra.core.hydra_config import HydraConfig
+from hydra.errors import HydraException
+from hydra.utils import instantiate
+from omegaconf import DictConfig, OmegaConf
+
+from .backends.base import Backend
+from .formulations import Formulation
+from .library import generated, get_suite
+from .puzzle import Puzzle, PuzzleFormatError
+from .record import ConfigError
+
+CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
+
+
+@dataclass
+class Cell:
+    """One comparison cell: a built formulation and backend, and the configs they came from."""
+
+    formulation: Formulation
+    backend: Backend
+    formulation_cfg: dict[str, Any]
+    backend_cfg: dict[str, Any]
+
+    @property
+    def label(self) -> str:
+        return f"{self.formulation.name}/{self.backend.name}"
+
+    @property
+    def packages(self) -> tuple[str, ...]:
+        return (*self.formulation.packages, *self.backend.packages)
+
+    def config_hash(self, cfg: DictConfig) -> str:
+        blob = json.dumps(
+            {
+                "formulation": self.formulation_cfg,
+                "backend": self.backend_cfg,
+                "max_iterations": cfg.max_iterations,
+                "time_limit_s": cfg.time_limit_s,
+                "base_seed": cfg.base_seed,
+            },
+            sort_keys=True,
+            default=str,
+        )
+        return hashlib.sha1(blob.encode()).hexdigest()[:12]
+
+
+def build_cell(formulation_cfg: Mapping[str, Any], backend_cfg: Mapping[str, Any]) -> Cell:
+    f, b = dict(formulation_cfg), dict(backend_cfg)
+    try:
+        return Cell(instantiate(f), instantiate(b), f, b)
+    except Exception as exc:  # Hydra wraps the constructor's error
+        cause = exc.__cause__ or exc
+        raise ConfigError(f"{f.get('_target_')} / {b.get('_target_')}: {cause}") from None
+
+
+@contextmanager
+def _hydra_ready() -> Iterator[None]:
+    # Inside a Hydra app (or a test's initialize block) compose uses that; else our conf/.
+    if GlobalHydra.instance().is_initialized():
+        yield
+    else:
+        with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+            yield
+
+
+def _searchpath() -> list[str]:
+    try:
+        return list(HydraConfig.get().searchpath)
+    except ValueError:  # not inside a Hydra run (compose API)
+        return []
+
+
+def compose_cell(spec: Mapping[str, Any]) -> Cell:
+    """A cell from ``{formulation: NAME, backend: NAME, formulation_params, backend_params}``."""
+    for key in ("formulation", "backend"):
+        if key not in spec:
+            raise ConfigError(f"a cell needs '{key}': {dict(spec)}")
+    overrides = [f"formulation={spec['formulation']}", f"backend={spec['backend']}"]
+    if sp := _searchpath():
+        overrides.append(f"hydra.searchpath=[{','.join(sp)}]")
+    try:
+        with _hydra_ready():
+            cfg = compose(config_name="config", overrides=overrides)
+    except HydraException as exc:
+        raise ConfigError(f"cell {dict(spec)}: {' '.join(str(exc).split())}") from None
+    f = OmegaConf.merge(cfg.formulation, spec.get("formulation_params") or {})
+    b = OmegaConf.merge(cfg.backend, spec.get("backend_params") or {})
+    return build_cell(_plain(f), _plain(b))
+
+
+def _plain(node: Any) -> dict[str, Any]:
+    return OmegaConf.to_container(node, resolve=True)  # type: ignore[return-value]
+
+
+def resolve_cells(cfg: DictConfig) -> list[Cell]:
+    """The experiment's cells, or the one cell the formulation/backend groups chose."""
+    if cfg.cells is None:
+        return [build_cell(_plain(cfg.formulation), _plain(cfg.backend))]
+    specs = [_plain(s) if isinstance(s, DictConfig) else dict(s) for s in cfg.cells]
+    if cfg.cell is not None:
+        if not 0 <= int(cfg.cell) < len(specs):
+            raise ConfigError(
+                f"cell={cfg.cell} but the experiment has {len(specs)} cells (0..{len(specs) - 1})"
+            )
+        specs = [specs[int(cfg.cell)]]
+    return [compose_cell(s) for s in specs]
+
+
+# -- puzzles -------------------------------------------------------------------------------
+def puzzles_from_config(pcfg: DictConfig) -> list[Puzzle]:
+    kind = pcfg.get("kind")
+    if kind == "suite":
+        try:
+            return get_suite(str(pcfg.name))
+        except KeyError as exc:
+            raise ConfigError(str(exc.args[0])) from None
+    if kind == "generated":
+        return [
+            generated(int(pcfg.rows), int(pcfg.cols), int(pcfg.seed) + k)
+            for k in range(int(pcfg.count))
+        ]
+    if kind == "text":
+        if OmegaConf.is_missing(pcfg, "text"):
+            raise ConfigError("puzzle=text needs puzzle.text='...' (rows, URL, Loopy ID, ...)")
+        try:
+            p = Puzzle.parse(str(pcfg.text), name=str(pcfg.get("name", "custom")))
+        except PuzzleFormatError as exc:
+            raise ConfigError(f"puzzle.text: {exc}") from None
+        precheck(p)
+        return [p]
+    raise ConfigError(f"puzzle.kind must be suite, generated or text, got {kind!r}")
+
+
+def precheck(p: Puzzle, time_limit_s: float = 10.0) -> None:
+    """Cheap check before spending solver time: a puzzle with no answer is a config error."""
+    from .exact import solve_exact
+
+    r = solve_exact(p, time_limit_s=time_limit_s)
+    if r.status == "infeasible":
+        raise ConfigError(f"puzzle.text: the clues admit no single loop (CP-SAT proved it, {p!r})")
+    if r.status == "multiple":
+        print(
+            f"warning: {p!r} has more than one answer; any valid loop counts as solved",
+            file=sys.stderr,
+        )
+
+
+# -- seeds, keys, jobs ---------------------------------------------------------------------
+def derive_seed(base_seed: int, puzzle: Puzzle, repetition: int) -> int:
+    """Seeds depend on (base_seed, puzzle, repetition) only: every cell sees the same ones."""
+    ident = puzzle.name or "".join(puzzle.to_rows())
+    h = hashlib.sha256(f"{base_seed}|{ident}|{repetition}".encode()).digest()
+    return int.from_bytes(h[:4], "little") & 0x7FFFFFFF
+
+
+def puzzle_ident(puzzle: Puzzle) -> str:
+    return hashlib.sha1("/".join(puzzle.to_rows()).encode()).hexdigest()[:10]
+
+
+@dataclass(frozen=True)
+class Job:
+    key: str
+    config_hash: str
+    cell: Cell
+    puzzle: Puzzle
+    repetition: int
+    seed: int
+
+
+def plan_jobs(cfg: DictConfig, cells: Sequence[Cell], puzzles: Sequence[Puzzle]) -> list[Job]:
+    """Every (cell x puzzle x repetition), in the experiment's order."""
+    jobs = []
+    for cell in cells:
+        h = cell.config_hash(cfg)
+        for p in puzzles:
+            for rep in range(int(cfg.repetitions)):
+                key = f"{h}-{puzzle_ident(p)}-r{rep}"
+                jobs.append(Job(key, h, cell, p, rep, derive_seed(int(cfg.base_seed), p, rep)))
+    return jobs
+
+
+def pending(jobs: Sequence[Job], finished: set[str]) -> list[Job]:
+    """The jobs whose trial is not finished (skipped and error trials are run again)."""
+    return [j for j in jobs if j.key not in finished]
