@@ -16,9 +16,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from slitherbench.exact import solve_exact, solve_iterative_exact
+from slitherbench.backends.exact import ExactBackend
+from slitherbench.exact import solve_exact
+from slitherbench.formulations import ConsFormulation
 from slitherbench.library import loopy_dev
 from slitherbench.provenance import provenance
+from slitherbench.runner import run_trial
 
 TARGETS = {"10x10": 0.2, "20x36": 1.0}
 
@@ -31,7 +34,7 @@ def main() -> int:
     for p in loopy_dev():
         r = solve_exact(p, time_limit_s=60)
         t0 = time.perf_counter()
-        it = solve_iterative_exact(p, time_limit_s=60, seed=0)
+        it = run_trial(p, ConsFormulation(), ExactBackend(), seed=0, max_iterations=1000).trial
         rows.append(
             {
                 "puzzle": p.name,

@@ -94,6 +94,44 @@ def write_ascii(puzzle: Puzzle, answer: Answer | None = None) -> str:
     return "\n".join(lines)
 
 
+def _ascii_grid_line(line: str, lineno: int, C: int) -> list[bool]:
+    """``+---+   +``: the horizontal edges of one grid row."""
+    bits = []
+    for j in range(C + 1):
+        if line[4 * j] != "+":
+            raise PuzzleFormatError(f"line {lineno}, column {4 * j + 1}: expected '+'")
+        if j < C:
+            seg = line[4 * j + 1 : 4 * j + 4]
+            if seg not in ("   ", "---"):
+                raise PuzzleFormatError(
+                    f"line {lineno}, column {4 * j + 2}: expected '---' or spaces, got {seg!r}"
+                )
+            bits.append(seg == "---")
+    return bits
+
+
+def _ascii_clue_line(line: str, lineno: int, C: int) -> tuple[tuple[Clue, ...], list[bool]]:
+    """``| 2   1 |``: one row of clues and its vertical edges."""
+    row: list[Clue] = []
+    bits = []
+    for j in range(C + 1):
+        ch = line[4 * j]
+        if ch not in " |":
+            raise PuzzleFormatError(
+                f"line {lineno}, column {4 * j + 1}: expected '|' or space, got {ch!r}"
+            )
+        bits.append(ch == "|")
+        if j < C:
+            if line[4 * j + 1] != " " or line[4 * j + 3] != " ":
+                raise PuzzleFormatError(
+                    f"line {lineno}, column {4 * j + 2}: a clue stands alone in the "
+                    "middle of its cell"
+                )
+            ch = line[4 * j + 2]
+            row.append(None if ch == " " else _clue_char(ch, f"line {lineno}, column {4 * j + 3}"))
+    return tuple(row), bits
+
+
 def parse_ascii(text: str, name: str = "") -> Puzzle:
     lines = text.strip("\n").splitlines()
     while lines and not lines[-1].strip():
@@ -123,37 +161,11 @@ def parse_ascii(text: str, name: str = "") -> Puzzle:
                 f"line {lineno}, column {width + 1}: text past the {C}-column board"
             )
         if k % 2 == 0:
-            for j in range(C + 1):
-                if line[4 * j] != "+":
-                    raise PuzzleFormatError(f"line {lineno}, column {4 * j + 1}: expected '+'")
-                if j < C:
-                    seg = line[4 * j + 1 : 4 * j + 4]
-                    if seg not in ("   ", "---"):
-                        raise PuzzleFormatError(
-                            f"line {lineno}, column {4 * j + 2}: expected '---' or spaces, "
-                            f"got {seg!r}"
-                        )
-                    h_bits.append(seg == "---")
+            h_bits += _ascii_grid_line(line, lineno, C)
         else:
-            row: list[Clue] = []
-            for j in range(C + 1):
-                ch = line[4 * j]
-                if ch not in " |":
-                    raise PuzzleFormatError(
-                        f"line {lineno}, column {4 * j + 1}: expected '|' or space, got {ch!r}"
-                    )
-                v_bits.append(ch == "|")
-                if j < C:
-                    if line[4 * j + 1] != " " or line[4 * j + 3] != " ":
-                        raise PuzzleFormatError(
-                            f"line {lineno}, column {4 * j + 2}: a clue stands alone in the "
-                            "middle of its cell"
-                        )
-                    ch = line[4 * j + 2]
-                    row.append(
-                        None if ch == " " else _clue_char(ch, f"line {lineno}, column {4 * j + 3}")
-                    )
-            clues.append(tuple(row))
+            row, vs = _ascii_clue_line(line, lineno, C)
+            clues.append(row)
+            v_bits += vs
     puzzle = Puzzle(tuple(clues), name=name)
     answer = h_bits + v_bits
     if any(answer):
@@ -420,38 +432,28 @@ def write_janko(puzzle: Puzzle, answer: Answer | None = None) -> str:
 
 
 # -- pzprv3 files -------------------------------------------------------------------------
-def parse_pzprv3(text: str, name: str = "") -> Puzzle:
-    lines = [(k, ln.strip()) for k, ln in enumerate(text.strip().splitlines(), start=1)]
-    pos = 0
+class _Lines:
+    """The non-blank lines of a pzprv3 file, taken one by one with their line numbers."""
 
-    def take(what: str) -> tuple[int, str]:
-        nonlocal pos
-        while pos < len(lines) and not lines[pos][1]:
-            pos += 1
-        if pos >= len(lines):
+    def __init__(self, text: str) -> None:
+        self.lines = [(k, ln.strip()) for k, ln in enumerate(text.strip().splitlines(), start=1)]
+        self.pos = 0
+
+    def take(self, what: str) -> tuple[int, str]:
+        while self.pos < len(self.lines) and not self.lines[self.pos][1]:
+            self.pos += 1
+        if self.pos >= len(self.lines):
             raise PuzzleFormatError(f"pzprv3 file ends before {what}")
-        pos += 1
-        return lines[pos - 1]
+        self.pos += 1
+        return self.lines[self.pos - 1]
 
-    _, header = take("the header")
-    if not re.fullmatch(r"pzprv3(\.\d+)?", header):
-        raise PuzzleFormatError(f"line 1: expected 'pzprv3', got {header!r}")
-    filever = int(header.split(".")[1]) if "." in header else 0
-    lineno, pid = take("the puzzle type")
-    if pid.lower() not in _SLITHER_PIDS:
-        raise PuzzleFormatError(f"line {lineno}: the file is for puzzle type {pid!r}, not slither")
-    sizes = []
-    for what in ("ROWS", "COLS"):
-        lineno, s = take(what)
-        if not s.isdigit() or int(s) < 1:
-            raise PuzzleFormatError(f"line {lineno}: {what} must be a positive number, got {s!r}")
-        sizes.append(int(s))
-    R, C = sizes
+    def at_end(self) -> bool:
+        return all(not ln for _, ln in self.lines[self.pos :])
 
-    def grid(nrows: int, ncols: int, what: str) -> list[tuple[int, list[str]]]:
+    def grid(self, nrows: int, ncols: int, what: str) -> list[tuple[int, list[str]]]:
         out = []
         for _ in range(nrows):
-            lineno, s = take(what)
+            lineno, s = self.take(what)
             items = s.split()
             if len(items) != ncols:
                 raise PuzzleFormatError(
@@ -460,46 +462,67 @@ def parse_pzprv3(text: str, name: str = "") -> Puzzle:
             out.append((lineno, items))
         return out
 
-    clues = []
-    unknown = 0
-    for lineno, items in grid(R, C, "clue"):
-        row: list[Clue] = []
-        for c, it in enumerate(items):
-            if it == "-":
-                unknown += 1
-                row.append(None)
-            elif it == ".":
-                row.append(None)
-            elif it.isdigit() and len(it) > 1:
-                raise PuzzleFormatError(f"line {lineno}, item {c + 1}: clue {it} is greater than 3")
-            elif it.isdigit():
-                row.append(_clue_char(it, f"line {lineno}, item {c + 1}"))
-            else:
-                raise PuzzleFormatError(f"line {lineno}, item {c + 1}: unexpected clue {it!r}")
-        clues.append(tuple(row))
+
+def _pzprv3_clue(it: str, where: str) -> Clue:
+    if it in ("-", "."):
+        return None
+    if it.isdigit() and len(it) > 1:
+        raise PuzzleFormatError(f"{where}: clue {it} is greater than 3")
+    if it.isdigit():
+        return _clue_char(it, where)
+    raise PuzzleFormatError(f"{where}: unexpected clue {it!r}")
+
+
+def _pzprv3_edge(it: str, lineno: int, c: int) -> bool:
+    if it == "1":
+        return True
+    if it in ("0", "-1", "2"):
+        return False
+    raise PuzzleFormatError(f"line {lineno}, item {c + 1}: edge value {it!r} is not 1, 0 or -1")
+
+
+def _pzprv3_header(f: _Lines) -> tuple[int, int, int]:
+    """File version, rows, columns."""
+    _, header = f.take("the header")
+    if not re.fullmatch(r"pzprv3(\.\d+)?", header):
+        raise PuzzleFormatError(f"line 1: expected 'pzprv3', got {header!r}")
+    filever = int(header.split(".")[1]) if "." in header else 0
+    lineno, pid = f.take("the puzzle type")
+    if pid.lower() not in _SLITHER_PIDS:
+        raise PuzzleFormatError(f"line {lineno}: the file is for puzzle type {pid!r}, not slither")
+    sizes = []
+    for what in ("ROWS", "COLS"):
+        lineno, s = f.take(what)
+        if not s.isdigit() or int(s) < 1:
+            raise PuzzleFormatError(f"line {lineno}: {what} must be a positive number, got {s!r}")
+        sizes.append(int(s))
+    return filever, sizes[0], sizes[1]
+
+
+def parse_pzprv3(text: str, name: str = "") -> Puzzle:
+    f = _Lines(text)
+    filever, R, C = _pzprv3_header(f)
+    rows = f.grid(R, C, "clue")
+    clues = [
+        tuple(_pzprv3_clue(it, f"line {ln}, item {c + 1}") for c, it in enumerate(items))
+        for ln, items in rows
+    ]
     puzzle = Puzzle(tuple(clues), name=name)
+    unknown = sum(it == "-" for _, items in rows for it in items)
     if unknown:
         puzzle.meta["unknown_clues"] = unknown
     if filever >= 1:
-        grid(R, C, "cell mark")  # background marks: not part of the puzzle
-    if pos >= len(lines) or all(not ln for _, ln in lines[pos:]):
+        f.grid(R, C, "cell mark")  # background marks: not part of the puzzle
+    if f.at_end():
         return puzzle
-
-    def edge(it: str, lineno: int, c: int) -> bool:
-        if it == "1":
-            return True
-        if it in ("0", "-1", "2"):
-            return False
-        raise PuzzleFormatError(f"line {lineno}, item {c + 1}: edge value {it!r} is not 1, 0 or -1")
-
     v = [
-        edge(it, ln, c)
-        for ln, items in grid(R, C + 1, "vertical edge")
+        _pzprv3_edge(it, ln, c)
+        for ln, items in f.grid(R, C + 1, "vertical edge")
         for c, it in enumerate(items)
     ]
     h = [
-        edge(it, ln, c)
-        for ln, items in grid(R + 1, C, "horizontal edge")
+        _pzprv3_edge(it, ln, c)
+        for ln, items in f.grid(R + 1, C, "horizontal edge")
         for c, it in enumerate(items)
     ]
     if any(v) or any(h):
