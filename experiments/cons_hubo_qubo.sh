@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m slitherbench experiment=cons_hubo_qubo  "$@"
-python -m slitherbench.report results/cons_hubo_qubo --experiment cons_hubo_qubo
+python -m slitherbench.report results/cons_hubo_qubo --experiment cons_hubo_qubo --exact

@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python -m slitherbench experiment=hubo_vs_qubo  "$@"
-python -m slitherbench.report results/hubo_vs_qubo --experiment hubo_vs_qubo
+python -m slitherbench.report results/hubo_vs_qubo --experiment hubo_vs_qubo --exact

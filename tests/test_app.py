@@ -108,6 +108,7 @@ def test_compose_api_run(tmp_path: Path) -> None:
     assert (tmp_path / "store" / "trials.parquet").exists()
 
 
+@pytest.mark.slow
 def test_smoke_run_resume_and_kill(tmp_path: Path) -> None:
     full = tmp_path / "full"
     r = run_cli("experiment=smoke", f"results_dir={full}")
@@ -162,6 +163,7 @@ def test_smoke_run_resume_and_kill(tmp_path: Path) -> None:
     pd.testing.assert_frame_equal(det_a, det_b)
 
 
+@pytest.mark.slow
 def test_failed_trials_are_retried_on_resume(tmp_path: Path) -> None:
     store = tmp_path / "s"
     over = [
@@ -184,6 +186,7 @@ def test_failed_trials_are_retried_on_resume(tmp_path: Path) -> None:
     assert (t2.status == "solved").all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("launcher", ["joblib", "submitit_local"])
 def test_multirun_launchers(tmp_path: Path, launcher: str) -> None:
     store = tmp_path / "s"
@@ -212,6 +215,7 @@ def test_multirun_launchers(tmp_path: Path, launcher: str) -> None:
     assert configs == ["config-cell0.yaml", "config-cell1.yaml", "config-cell3.yaml"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -255,3 +259,25 @@ def test_licence_budget_is_what_the_suite_assumes() -> None:
         assert limit > 100
     else:
         assert limit == 100
+
+
+def test_a_skipped_cell_runs_the_fallback_cells(tmp_path: Path, capsys) -> None:
+    # The rule is generic: any skipped cell (here an unsupported pair) triggers it.
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(
+            config_name="config",
+            overrides=[
+                "puzzle=tiny",
+                "repetitions=1",
+                "progress=false",
+                "cells=[{formulation: cons, backend: sa}]",
+                "fallback_cells=[{formulation: cons, backend: exact}]",
+            ],
+        )
+    table = run_experiment(cfg, tmp_path / "store")
+    out = capsys.readouterr().out
+    assert "cons/sa was skipped (backend sa does not accept the cons form" in out
+    assert "running cons/exact instead" in out
+    assert list(table.cell) == ["cons/sa", "cons/sa", "cons/exact", "cons/exact"]
+    assert list(table.status) == ["skipped", "skipped", "solved", "solved"]
+    assert (tmp_path / "store" / "config_fallback.yaml").exists()

@@ -122,6 +122,7 @@ def test_results_readme_columns_are_generated_from_the_record() -> None:
         assert f"| `{col}` |" in text
 
 
+@pytest.mark.slow
 def test_a_store_from_before_the_record_loads_reports_and_resumes(tmp_path: Path) -> None:
     store = tmp_path / "old"
     shutil.copytree(OLD_STORE, store)

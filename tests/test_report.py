@@ -15,6 +15,7 @@ from slitherbench.report import main as report_main
 from slitherbench.results import load
 
 ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow  # every test here runs the CLI or a notebook
 
 
 @pytest.fixture(scope="module")
@@ -141,3 +142,30 @@ def test_notebook_runs_top_to_bottom(notebook: Path, smoke_store: Path, tmp_path
         os.environ.pop("SLITHERBENCH_RESULTS")
         os.environ.pop("SLITHERBENCH_FIGURES")
     assert (tmp_path / "figs" / "board_iterations.png").exists()
+
+
+def test_report_reads_the_exact_reference_and_computes_it_only_when_asked(
+    smoke_store: Path, tmp_path: Path, capsys
+) -> None:
+    store = tmp_path / "s"
+    import shutil
+
+    shutil.copytree(smoke_store, store)
+    # Drop the store's own exact cell: the reference must then come from exact_reference/.
+    for d in ("trials", "iterations"):
+        for f in (store / d).glob("*.parquet"):
+            if pd.read_parquet(f, columns=["backend"]).backend.iloc[0] == "exact":
+                f.unlink()
+    assert report_main([str(store), "--out", str(tmp_path / "a")]) == 0
+    assert "computing the exact" not in capsys.readouterr().out
+    assert not (store / "exact_reference").exists()
+    plain = pd.read_csv(tmp_path / "a" / "table_by_puzzle.csv")
+    assert plain.exact_iter.isna().all()
+    assert report_main([str(store), "--out", str(tmp_path / "b"), "--exact"]) == 0
+    assert "computing the exact iteration reference" in capsys.readouterr().out
+    ref, _ = load(store / "exact_reference")
+    assert set(ref.status) == {"solved"} and len(ref) == 3 * ref.puzzle.nunique()
+    table = pd.read_csv(tmp_path / "b" / "table_by_puzzle.csv")
+    medians = ref.groupby("puzzle").iterations.median()
+    for _, row in table.iterrows():
+        assert row.exact_iter == medians[row.puzzle]
