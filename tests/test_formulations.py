@@ -6,20 +6,29 @@ import itertools
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
+from hydra.utils import instantiate
+from omegaconf import OmegaConf
 
 from slitherbench.formulations import ConsFormulation, HuboFormulation, Model, QuboFormulation
 from slitherbench.formulations.base import evaluate
 from slitherbench.puzzle import Puzzle
 
+CONF = Path(__file__).resolve().parents[1] / "conf"
+# Every formulation config (a new one is proven here without editing this file), plus
+# variants: the HUBO's exact degree encoding and unequal weights.
 FORMS = {
-    "cons": lambda: ConsFormulation(),
-    "hubo-aux": lambda: HuboFormulation(degree_mode="aux"),
-    "hubo-exact": lambda: HuboFormulation(degree_mode="exact"),
-    "qubo": lambda: QuboFormulation(),
-    "qubo-w3": lambda: QuboFormulation(clue_weight=2, degree_weight=3, cut_weight=2),
+    f"conf-{p.stem}": (lambda p=p: instantiate(OmegaConf.load(p)))
+    for p in (CONF / "formulation").glob("*.yaml")
 }
+FORMS.update(
+    {
+        "hubo-exact": lambda: HuboFormulation(degree_mode="exact"),
+        "qubo-w3": lambda: QuboFormulation(clue_weight=2, degree_weight=3, cut_weight=2),
+    }
+)
 BOARDS = {"clued": ["2.", ".3"], "blank": ["..", ".."]}
 
 

@@ -22,12 +22,13 @@ from slitherbench.runner import run_trial
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 BACKENDS = sorted(p.stem for p in (CONF / "backend").glob("*.yaml"))
+# Every formulation config (a new one is picked up without editing this file), plus the
+# HUBO's second degree encoding.
 FORMS = {
-    "cons": ConsFormulation,
-    "hubo": HuboFormulation,
-    "hubo-exact": lambda: HuboFormulation(degree_mode="exact"),
-    "qubo": QuboFormulation,
+    p.stem: (lambda p=p: instantiate(OmegaConf.load(p)))
+    for p in (CONF / "formulation").glob("*.yaml")
 }
+FORMS["hubo-exact"] = lambda: HuboFormulation(degree_mode="exact")
 # Keep the generic sweep quick: small budgets, CPU only.
 FAST = {
     "sa": {"num_sweeps": 1000, "num_reads": 4},
