@@ -8,11 +8,12 @@ compose API). Planning is :mod:`slitherbench.plan`, the summary :mod:`slitherben
 from __future__ import annotations
 
 import sys
+import tempfile
 from pathlib import Path
 
 import hydra
 import pandas as pd
-from omegaconf import DictConfig
+from omegaconf import DictConfig, OmegaConf
 
 from .experiment import run_experiment
 from .plan import CONF_DIR
@@ -23,12 +24,30 @@ from .tables import run_summary
 __all__ = ["CONF_DIR", "main", "run_experiment"]
 
 
+def log_dir(results_dir: str) -> str:
+    """Hydra's run logs go beside the results; where those cannot be written, to the temp
+    directory, so that the run itself reports the problem in one line."""
+    d = Path(results_dir) / "logs"
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return str(Path(tempfile.gettempdir()) / "slitherbench-logs")
+    return str(d)
+
+
+OmegaConf.register_new_resolver("slitherbench_logs", log_dir, replace=True)
+
+
 @hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="config")
 def main(cfg: DictConfig) -> None:
     try:
         trials = run_experiment(cfg)
     except (ConfigError, PuzzleFormatError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        sys.exit(2)
+    except OSError as exc:  # a read-only or full results directory, ...
+        where = exc.filename or cfg.results_dir
+        print(f"error: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
         print(

@@ -7,6 +7,8 @@ tests call it with a config from Hydra's compose API.
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,7 +18,7 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
 from .console import print_trace
-from .plan import Job, pending, plan_jobs, puzzles_from_config, resolve_cells
+from .plan import Job, pending, plan_jobs, puzzles_from_config, resolve_cells, validate_config
 from .provenance import provenance
 from .record import ConfigError, Status
 from .runner import run_trial
@@ -60,7 +62,8 @@ def _store_one(store: ResultStore, job: Job, cfg: DictConfig) -> str:
 def _run_jobs(
     store: ResultStore, jobs: Sequence[Job], todo: Sequence[Job], cfg: DictConfig
 ) -> dict[str, str]:
-    """Run ``todo`` with a progress bar; return the skip reason of each cell that was skipped."""
+    """Run ``todo`` with a progress bar, each job claimed first so that workers sharing the
+    store split the work; return the skip reason of each cell that was skipped."""
     bar = tqdm(
         total=len(jobs),
         initial=len(jobs) - len(todo),
@@ -75,33 +78,78 @@ def _run_jobs(
             file=sys.stderr,
         )
     skipped: dict[str, str] = {}
-    solved = 0
+    solved = ran = elsewhere = 0
+    stale_s = claim_timeout(cfg)
     try:
-        for n, job in enumerate(todo, start=1):
-            bar.set_postfix_str(
-                f"{job.cell.label} {job.puzzle.name or job.puzzle.size_label} r{job.repetition}"
-            )
-            status = _store_one(store, job, cfg)
+        for job in todo:
+            if not store.claim(job.key, stale_s):
+                elsewhere += 1  # another worker is running it
+                continue
+            try:
+                if not cfg.overwrite and store.is_finished(job.key):
+                    continue  # another worker finished it since this run started
+                bar.set_postfix_str(
+                    f"{job.cell.label} {job.puzzle.name or job.puzzle.size_label} r{job.repetition}"
+                )
+                status = _store_one(store, job, cfg)
+            finally:
+                store.release(job.key)
+            ran += 1
             solved += status == Status.SOLVED
             if status.startswith("skipped: "):
                 skipped.setdefault(job.cell.label, status.removeprefix("skipped: "))
             bar.update(1)
-            bar.set_postfix_str(f"solved {solved}/{n} this run")
+            bar.set_postfix_str(f"solved {solved}/{ran} this run")
     finally:
         bar.close()
+    if elsewhere:
+        print(f"{elsewhere} trials were claimed by other workers on {store.root}", file=sys.stderr)
     return skipped
+
+
+def claim_timeout(cfg: DictConfig) -> float:
+    """A claim older than this belongs to a worker that died: a trial cannot take longer."""
+    if cfg.get("claim_timeout_s") is not None:
+        return float(cfg.claim_timeout_s)
+    return float(cfg.time_limit_s) + 600.0
+
+
+def _record_config(out: Path, cfg: DictConfig, name: str) -> None:
+    """Append this run's resolved configuration: every run is recorded, none overwritten."""
+    head = f"# run at {pd.Timestamp.now(tz='UTC').isoformat()} on {socket.gethostname()} pid {os.getpid()}"
+    text = f"---\n{head}\n{OmegaConf.to_yaml(cfg, resolve=True)}"
+    with open(out / name, "a") as fh:
+        fh.write(text)
+
+
+def _prepare_store(out: Path) -> ResultStore:
+    store = ResultStore(out)
+    out.mkdir(parents=True, exist_ok=True)
+    moved = store.quarantine()
+    if moved:
+        print(
+            f"moved {len(moved)} unreadable results file(s) to {out / 'unreadable'}; "
+            "their trials run again",
+            file=sys.stderr,
+        )
+    if (out / "trials").is_dir():
+        print(
+            f"{out} is in the layout before parts: compacting it when this run ends",
+            file=sys.stderr,
+        )
+    return store
 
 
 def run_experiment(
     cfg: DictConfig, results_dir: str | Path | None = None, config_name: str = "config.yaml"
 ) -> pd.DataFrame:
     """Run every (puzzle x cell x repetition) not yet in the store; return all their trials."""
+    validate_config(cfg)
     out = Path(results_dir if results_dir is not None else cfg.results_dir)
-    store = ResultStore(out)
-    out.mkdir(parents=True, exist_ok=True)
+    store = _prepare_store(out)
     if cfg.cell is not None and config_name == "config.yaml":
         config_name = f"config-cell{int(cfg.cell)}.yaml"  # one per job of a multirun sweep
-    (out / config_name).write_text(OmegaConf.to_yaml(cfg, resolve=True))
+    _record_config(out, cfg, config_name)
     puzzles = puzzles_from_config(cfg.puzzle)
     cells = resolve_cells(cfg)
     if cfg.cells is None and not _in_multirun():
@@ -113,7 +161,8 @@ def run_experiment(
     try:
         skipped = _run_jobs(store, jobs, todo, cfg)
     finally:
-        everything = store.snapshot()
+        store.compact()
+    everything = store.trials()
     order = {j.key: k for k, j in enumerate(jobs)}  # the experiment's cell and puzzle order
     table = everything[everything["key"].isin(order)] if not everything.empty else everything
     if not table.empty:

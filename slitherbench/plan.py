@@ -126,6 +126,47 @@ def resolve_cells(cfg: DictConfig) -> list[Cell]:
     return [compose_cell(s) for s in specs]
 
 
+# -- checking the top-level settings -----------------------------------------------------
+# name -> (kind, smallest allowed, may be null)
+SETTINGS = {
+    "repetitions": ("integer", 1, False),
+    "max_iterations": ("integer", 1, False),
+    "base_seed": ("integer", 0, False),
+    "time_limit_s": ("number", 0.0, False),
+    "claim_timeout_s": ("number", 0.0, True),
+    "cell": ("integer", 0, True),
+    "overwrite": ("boolean", None, False),
+    "progress": ("boolean", None, False),
+    "trace": ("boolean", None, False),
+}
+
+
+def _setting_problem(name: str, value: Any, kind: str, low: Any, nullable: bool) -> str | None:
+    if value is None:
+        return None if nullable else f"{name} must be set (got null)"
+    if kind == "boolean":
+        return None if isinstance(value, bool) else f"{name} must be true or false, got {value!r}"
+    ok = isinstance(value, int) if kind == "integer" else isinstance(value, int | float)
+    if isinstance(value, bool) or not ok:
+        return f"{name} must be {'an integer' if kind == 'integer' else 'a number'}, got {value!r}"
+    if kind == "number" and not value > low:
+        return f"{name} must be greater than {low:g}, got {value!r}"
+    if kind == "integer" and value < low:
+        return f"{name} must be at least {low}, got {value!r}"
+    return None
+
+
+def validate_config(cfg: DictConfig) -> None:
+    """Every top-level number and flag checked before any work: one line per problem."""
+    problems = [
+        p
+        for name, (kind, low, nullable) in SETTINGS.items()
+        if (p := _setting_problem(name, cfg.get(name), kind, low, nullable))
+    ]
+    if problems:
+        raise ConfigError("\nerror: ".join(problems))
+
+
 # -- puzzles -------------------------------------------------------------------------------
 def puzzles_from_config(pcfg: DictConfig) -> list[Puzzle]:
     kind = pcfg.get("kind")
@@ -146,23 +187,41 @@ def puzzles_from_config(pcfg: DictConfig) -> list[Puzzle]:
             p = Puzzle.parse(str(pcfg.text), name=str(pcfg.get("name", "custom")))
         except PuzzleFormatError as exc:
             raise ConfigError(f"puzzle.text: {exc}") from None
-        precheck(p)
+        precheck(
+            p,
+            float(pcfg.get("precheck_time_limit_s", 10.0)),
+            bool(pcfg.get("allow_multiple", False)),
+        )
         return [p]
     raise ConfigError(f"puzzle.kind must be suite, generated or text, got {kind!r}")
 
 
-def precheck(p: Puzzle, time_limit_s: float = 10.0) -> None:
-    """Cheap check before spending solver time: a puzzle with no answer is a config error."""
+def precheck(p: Puzzle, time_limit_s: float = 10.0, allow_multiple: bool = False) -> None:
+    """Cheap checks before spending solver time; says so whenever uniqueness is not known."""
     from .exact import solve_exact
 
+    if p.num_clues == 0:
+        _note(f"{p!r} has no clues: every loop is an answer; uniqueness not checked")
+        return
     r = solve_exact(p, time_limit_s=time_limit_s)
     if r.status == "infeasible":
         raise ConfigError(f"puzzle.text: the clues admit no single loop (CP-SAT proved it, {p!r})")
-    if r.status == "multiple":
-        print(
-            f"warning: {p!r} has more than one answer; any valid loop counts as solved",
-            file=sys.stderr,
+    if r.status == "timeout":
+        _note(
+            f"uniqueness of {p!r} not checked: CP-SAT did not finish in {time_limit_s:g} s "
+            "(raise puzzle.precheck_time_limit_s to check it)"
         )
+    if r.status == "multiple" and not allow_multiple:
+        raise ConfigError(
+            f"puzzle.text: {p!r} has more than one answer (CP-SAT found two); to run it anyway, "
+            "with any valid loop counted as solved, add puzzle.allow_multiple=true"
+        )
+    if r.status == "multiple":
+        _note(f"{p!r} has more than one answer; any valid loop counts as solved")
+
+
+def _note(text: str) -> None:
+    print(f"note: {text}", file=sys.stderr)
 
 
 # -- seeds, keys, jobs ---------------------------------------------------------------------

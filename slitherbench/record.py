@@ -127,6 +127,7 @@ class Trial:
     hint_used: bool = _col("any solve started from the previous solution", False)
     extras: str = _col("backend-specific figures (JSON): flags any, counts max over solves", "{}")
     timestamp: str = _col("when the trial was stored (UTC, ISO 8601)")
+    write_id: str = _col("this stored version of the trial (a re-run writes a new one)")
 
     @property
     def extras_dict(self) -> dict[str, Scalar]:
@@ -165,6 +166,7 @@ class Iteration:
     mode: str = _col("CPU, GPU, ...")
     edges: str = _col("the sample's edges as 0/1 in edge order")
     extras: str = _col("backend-specific figures of this solve (JSON)", "{}")
+    write_id: str = _col("the stored trial version these rows belong to")
 
 
 # Columns the experiment adds to every trial besides the dataclass: where it was made.

@@ -115,7 +115,7 @@ def exact_reference(stores: list[Path], compute: bool) -> pd.DataFrame | None:
             if subprocess.run(cmd, check=False).returncode != 0:
                 raise ValueError(f"the exact reference for {s} failed")
         ref = s / "exact_reference"
-        if (ref / "trials").is_dir():
+        if ref.is_dir():
             frames.append(load(ref)[0])
     return pd.concat(frames, ignore_index=True) if frames else None
 

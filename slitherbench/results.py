@@ -11,6 +11,10 @@ import pandas as pd
 from .store import ResultStore
 
 
+def _is_store(p: Path) -> bool:
+    return any((p / d).is_dir() for d in ("parts", "pending", "trials"))
+
+
 def _stores(spec: str | os.PathLike[str], results_root: Path) -> list[Path]:
     p = Path(spec)
     if not p.exists() and (results_root / str(spec)).exists():
@@ -19,11 +23,13 @@ def _stores(spec: str | os.PathLike[str], results_root: Path) -> list[Path]:
         raise FileNotFoundError(
             f"no results at {spec!r} (neither a directory nor an experiment under {results_root}/)"
         )
-    if (p / "trials").is_dir():
+    if _is_store(p):
         return [p]
-    found = sorted(d.parent for d in p.glob("*/trials") if d.is_dir())
+    found = sorted(d for d in p.iterdir() if d.is_dir() and _is_store(d))
     if not found:
-        raise FileNotFoundError(f"{p} holds no results store (no trials/ directory)")
+        raise FileNotFoundError(
+            f"{p} holds no results store (no parts/, pending/ or trials/ directory)"
+        )
     return found
 
 
@@ -45,8 +51,9 @@ def load(
     trials, iters = [], []
     for s in stores:
         st = ResultStore(s)
-        trials.append(st.trials())
-        iters.append(st.iterations())
+        t = st.trials()
+        trials.append(t)
+        iters.append(st.iterations(trials=t))
     t = (
         pd.concat([x for x in trials if not x.empty], ignore_index=True)
         if any(not x.empty for x in trials)

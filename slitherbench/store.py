@@ -1,43 +1,67 @@
-"""The results store: one directory per experiment, one Parquet file per finished trial.
+"""The results store: one directory per experiment, safe for many writers at once.
 
 Layout (see results/README.md)::
 
     results/<experiment>/
-        config.yaml                 resolved configuration of the latest run
-        trials/<key>.parquet        one row: the trial
-        iterations/<key>.parquet    one row per iteration of that trial
-        trials.parquet              snapshot of all trials (rewritten after each run)
-        iterations.parquet          snapshot of all iterations
+        config.yaml                       every run's resolved configuration, appended
+        pending/<key>--<write id>.trial.parquet   a finished trial, written when it ends
+        pending/<key>--<write id>.iters.parquet   its iterations (written first)
+        parts/trials-<id>.parquet         compacted trials (many per file)
+        parts/iterations-<id>.parquet     their iterations
+        claims/<key>.claim                a worker is running this trial (owner, time)
+        unreadable/                       damaged files moved aside by a run (re-run)
+        trials/, iterations/              the layout before parts (still read, compacted)
 
-Each trial is written when it completes, to a temporary name and then renamed (atomic on
-POSIX), so an interrupted run loses nothing already finished. The per-trial files are the
-truth; the two snapshots are conveniences rebuilt from them.
+Each trial is on disk, atomically (temporary name, then rename), when its run reports it
+done; a per-trial write costs the same however large the store is. :meth:`compact` folds
+pending files (and small parts) into one part and then deletes what it folded: a crash at any
+step leaves duplicates, never a gap, and readers keep one copy of each trial (the newest
+write) with the iterations of that very write (``write_id``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
-import tempfile
-from collections.abc import Mapping, Sequence
+import socket
+import sys
+import time
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from .record import FINAL_STATUSES, ITERATION_FROM_TRIAL, Iteration, Trial
 
+SMALL_PART_ROWS = 20_000  # parts below this are merged again by the next compaction
+COMPACT_EVERY = 500  # a long run compacts after this many of its own writes
+_warned: set[str] = set()
 
-def _atomic_parquet(df: pd.DataFrame, path: Path) -> None:
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+UMASK = _umask()
+
+
+def _atomic_write(table: pa.Table, path: Path) -> None:
+    """Write under a dot-name, then rename: readers see the whole file or none."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".parquet")
-    os.close(fd)
+    tmp = path.parent / f".tmp-{uuid.uuid4().hex}-{path.name}"
     try:
-        df.to_parquet(tmp, index=False)
+        pq.write_table(table, tmp)
+        os.chmod(tmp, 0o666 & ~UMASK)  # colleagues on a shared cluster can read results
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 
@@ -45,64 +69,264 @@ def _row(record: Any) -> dict[str, Any]:
     return {k: v.value if isinstance(v, Enum) else v for k, v in dataclasses.asdict(record).items()}
 
 
-def _read_dir(d: Path, columns: Sequence[str] | None = None) -> pd.DataFrame:
-    # Dot-files are temporaries of a write that was interrupted: never results.
-    files = (
-        sorted(f for f in d.glob("*.parquet") if not f.name.startswith(".")) if d.exists() else []
-    )
-    frames = [pd.read_parquet(f, columns=columns) for f in files]
-    frames = [f for f in frames if not f.empty]
+def _warn_unreadable(path: Path, exc: Exception) -> None:
+    if str(path) not in _warned:
+        _warned.add(str(path))
+        reason = " ".join(str(exc).split())[:120]
+        print(f"warning: skipping unreadable results file {path} ({reason})", file=sys.stderr)
+
+
+def _read(path: Path, columns: Sequence[str] | None) -> pa.Table | None:
+    try:
+        if columns is not None:
+            have = set(pq.read_schema(path).names)
+            columns = [c for c in columns if c in have]
+        return pq.read_table(path, columns=columns)
+    except FileNotFoundError:
+        return None  # compacted away between listing and reading: its rows are in a part
+    except Exception as exc:
+        _warn_unreadable(path, exc)
+        return None
+
+
+def _concat(tables: Iterable[pa.Table | None]) -> pd.DataFrame:
+    frames = [t.to_pandas() for t in tables if t is not None and t.num_rows]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def _write_id(df: pd.DataFrame) -> pd.DataFrame:
+    # Files written before write_id existed hold one version per key: the key identifies it.
+    if "write_id" not in df:
+        df["write_id"] = df["key"]
+    df["write_id"] = df["write_id"].fillna(df["key"]).replace("", pd.NA).fillna(df["key"])
+    return df
 
 
 class ResultStore:
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
+        self._writes = 0
+
+    # -- where things are ----------------------------------------------------------------
+    @property
+    def pending_dir(self) -> Path:
+        return self.root / "pending"
 
     @property
-    def trials_dir(self) -> Path:
-        return self.root / "trials"
+    def parts_dir(self) -> Path:
+        return self.root / "parts"
 
-    @property
-    def iterations_dir(self) -> Path:
-        return self.root / "iterations"
+    def _files(self, kind: str) -> list[Path]:
+        """Files holding ``kind`` rows ("trials" or "iterations"), parts first."""
+        suffix = "trial" if kind == "trials" else "iters"
+        out = sorted(self.parts_dir.glob(f"{kind}-*.parquet")) if self.parts_dir.exists() else []
+        if self.pending_dir.exists():
+            out += sorted(self.pending_dir.glob(f"*.{suffix}.parquet"))
+        legacy = self.root / kind
+        if legacy.exists():
+            out += sorted(f for f in legacy.glob("*.parquet") if not f.name.startswith("."))
+        return [f for f in out if not f.name.startswith(".")]
 
-    def finished_keys(self) -> set[str]:
-        """Keys of trials with a final outcome (skipped/error trials are run again)."""
-        df = _read_dir(self.trials_dir, columns=["key", "status"])
-        if df.empty:
-            return set()
-        return set(df.loc[df["status"].isin([s.value for s in FINAL_STATUSES]), "key"])
-
+    # -- writing --------------------------------------------------------------------------
     def write(
         self,
         trial: Trial,
         iterations: Sequence[Iteration],
         provenance: Mapping[str, Any] | None = None,
     ) -> None:
-        """Store one finished trial (its key names the files) and its iterations."""
-        shared = {f: getattr(trial, f) for f in ITERATION_FROM_TRIAL}
+        """Store one finished trial (and its iterations) durably, atomically."""
+        trial.write_id = trial.write_id or uuid.uuid4().hex[:16]
+        stem = self.pending_dir / f"{trial.key}--{trial.write_id}"
+        shared = {f: getattr(trial, f) for f in (*ITERATION_FROM_TRIAL, "write_id")}
         rows = [{**_row(it), **shared} for it in iterations]
-        # Iterations first: a trial row never exists without its iterations.
-        it_path = self.iterations_dir / f"{trial.key}.parquet"
-        if rows:
-            _atomic_parquet(pd.DataFrame(rows), it_path)
-        else:
-            it_path.unlink(missing_ok=True)
+        if rows:  # iterations first: a trial row never exists without its iterations
+            _atomic_write(pa.Table.from_pandas(pd.DataFrame(rows)), Path(f"{stem}.iters.parquet"))
         row = {**_row(trial), **(provenance or {})}
-        _atomic_parquet(pd.DataFrame([row]), self.trials_dir / f"{trial.key}.parquet")
+        _atomic_write(pa.Table.from_pandas(pd.DataFrame([row])), Path(f"{stem}.trial.parquet"))
+        self._writes += 1
+        if self._writes % COMPACT_EVERY == 0:
+            self.compact()
 
-    def trials(self) -> pd.DataFrame:
-        return _read_dir(self.trials_dir)
+    # -- reading --------------------------------------------------------------------------
+    def _read_all(self, kind: str, columns: Sequence[str] | None) -> pd.DataFrame:
+        # A compaction may fold a file away between listing and reading; its rows are then
+        # in a new part, so list again (a missing file is never a missing trial).
+        for _ in range(5):
+            files = self._files(kind)
+            tables = [_read(f, columns) for f in files]
+            if all(f.exists() or t is not None for f, t in zip(files, tables, strict=True)):
+                break
+        return _concat(tables)
 
-    def iterations(self) -> pd.DataFrame:
-        return _read_dir(self.iterations_dir)
+    def trials(self, columns: Sequence[str] | None = None) -> pd.DataFrame:
+        """One row per trial key: its newest write. Unreadable files are skipped, named."""
+        want = None if columns is None else list(dict.fromkeys([*columns, "key", "timestamp"]))
+        if want is not None and "write_id" not in want:
+            want.append("write_id")
+        df = self._read_all("trials", want)
+        if df.empty:
+            return df
+        df = _write_id(df)
+        if "timestamp" in df:
+            df = df.sort_values("timestamp", kind="stable")
+        return df.drop_duplicates("key", keep="last").reset_index(drop=True)
 
-    def snapshot(self) -> pd.DataFrame:
-        """Rewrite the two snapshot files; return the trials (read once for both uses)."""
-        t, i = self.trials(), self.iterations()
-        if not t.empty:
-            _atomic_parquet(t, self.root / "trials.parquet")
-        if not i.empty:
-            _atomic_parquet(i, self.root / "iterations.parquet")
-        return t
+    def iterations(
+        self, columns: Sequence[str] | None = None, trials: pd.DataFrame | None = None
+    ) -> pd.DataFrame:
+        """The iteration rows of the trials :meth:`trials` returns (of that same write)."""
+        t = self.trials(["key"]) if trials is None else trials
+        want = None if columns is None else list(dict.fromkeys([*columns, "key", "iteration"]))
+        if want is not None and "write_id" not in want:
+            want.append("write_id")
+        df = self._read_all("iterations", want)
+        if df.empty or t.empty:
+            return pd.DataFrame()
+        df = _write_id(df)
+        df = df[df["write_id"].isin(set(_write_id(t.copy())["write_id"]))]
+        return df.drop_duplicates(["write_id", "iteration"]).reset_index(drop=True)
+
+    def is_finished(self, key: str) -> bool:
+        """Whether ``key`` has a final outcome now: another worker may have just stored it.
+        Cheap: the key's own pending files, and the full key list only when parts changed."""
+        parts = set(self.parts_dir.glob("trials-*.parquet")) if self.parts_dir.exists() else set()
+        if parts != getattr(self, "_parts_seen", None):
+            self._parts_seen, self._finished = parts, self.finished_keys()
+        if key in self._finished:
+            return True
+        files = list(self.pending_dir.glob(f"{key}--*.trial.parquet"))
+        files += [f for f in [self.root / "trials" / f"{key}.parquet"] if f.exists()]
+        df = _concat(_read(f, ["status", "timestamp"]) for f in files)
+        return not df.empty and df.sort_values("timestamp").status.iloc[-1] in {
+            s.value for s in FINAL_STATUSES
+        }
+
+    def finished_keys(self) -> set[str]:
+        """Keys of trials with a final outcome (skipped/error trials are run again), from the
+        key, status and timestamp columns alone."""
+        df = self.trials(["status"])
+        if df.empty:
+            return set()
+        return set(df.loc[df["status"].isin([s.value for s in FINAL_STATUSES]), "key"])
+
+    def unreadable(self) -> list[Path]:
+        """Files whose Parquet footer cannot be read."""
+        bad = []
+        for f in self._files("trials") + self._files("iterations"):
+            try:
+                pq.read_metadata(f)
+            except FileNotFoundError:
+                continue
+            except Exception:
+                bad.append(f)
+        return bad
+
+    def quarantine(self) -> list[Path]:
+        """Move unreadable files (and the other half of a damaged pending trial) aside."""
+        moved = []
+        for f in self.unreadable():
+            pair = [f]
+            if f.parent.name in ("pending", "trials", "iterations"):
+                key_stem = f.name.split(".")[0]
+                pair += [g for g in f.parent.parent.glob(f"*/{key_stem}.*parquet") if g != f]
+                pair += list(f.parent.glob(f"{key_stem}.*.parquet"))
+            for g in dict.fromkeys(pair):
+                if g.exists():
+                    dest = self.root / "unreadable" / f"{g.parent.name}-{g.name}"
+                    dest.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(g, dest)
+                    moved.append(dest)
+        return moved
+
+    # -- compaction -------------------------------------------------------------------------
+    def compact(self, stale_lock_s: float = 600.0) -> int:
+        """Fold pending files, old-layout files and small parts into one part; return the
+        number of trial rows folded (0 when another process holds the compaction lock)."""
+        lock = self.root / ".compact.lock"
+        if not _take_lock(lock, stale_lock_s):
+            return 0
+        try:
+            return self._compact_locked()
+        finally:
+            lock.unlink(missing_ok=True)
+
+    def _compact_locked(self) -> int:
+        small = [
+            f
+            for f in (
+                sorted(self.parts_dir.glob("trials-*.parquet")) if self.parts_dir.exists() else []
+            )
+            if _rows(f) < SMALL_PART_ROWS
+        ]
+        loose_t = [f for f in self._files("trials") if f.parent != self.parts_dir]
+        if not loose_t and len(small) < 2:
+            return 0
+        src_t = small + loose_t
+        src_i = [self.parts_dir / f.name.replace("trials-", "iterations-", 1) for f in small]
+        src_i += [f for f in self._files("iterations") if f.parent != self.parts_dir]
+        src_i = [f for f in src_i if f.exists()]
+        trials = _concat(_read(f, None) for f in src_t)
+        iters = _concat(_read(f, None) for f in src_i)
+        if trials.empty:
+            return 0
+        trials = _write_id(trials)
+        if not iters.empty:
+            iters = _write_id(iters).drop_duplicates(["write_id", "iteration"])
+        part = f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
+        if not iters.empty:  # iterations first, as for a single trial
+            _atomic_write(_table(iters), self.parts_dir / f"iterations-{part}.parquet")
+        _atomic_write(_table(trials), self.parts_dir / f"trials-{part}.parquet")
+        for f in [*src_t, *src_i, self.root / "trials.parquet", self.root / "iterations.parquet"]:
+            f.unlink(missing_ok=True)  # folded (old-layout snapshots: never read, dropped)
+        _remove_empty_dirs(self.root, ("trials", "iterations", "pending"))
+        return len(trials)
+
+    # -- claims ---------------------------------------------------------------------------
+    def claim(self, key: str, stale_s: float) -> bool:
+        """Take the right to run ``key``; False while another worker's fresh claim holds it."""
+        return _take_lock(self.root / "claims" / f"{key}.claim", stale_s)
+
+    def release(self, key: str) -> None:
+        (self.root / "claims" / f"{key}.claim").unlink(missing_ok=True)
+
+
+def _table(df: pd.DataFrame) -> pa.Table:
+    return pa.Table.from_pandas(df, preserve_index=False)
+
+
+def _rows(path: Path) -> int:
+    try:
+        return pq.read_metadata(path).num_rows
+    except Exception:
+        return 0
+
+
+def _take_lock(path: Path, stale_s: float) -> bool:
+    """Create ``path`` exclusively (owner and time inside); a lock older than ``stale_s`` is
+    taken over. Works on shared file systems that honour O_EXCL."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    owner = f"{socket.gethostname()} pid {os.getpid()} at {time.time():.0f}\n"
+    for _ in range(2):
+        try:
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666 & ~UMASK)
+        except FileExistsError:
+            try:
+                age = time.time() - path.stat().st_mtime
+            except FileNotFoundError:
+                continue
+            if age < stale_s:
+                return False
+            path.unlink(missing_ok=True)  # its owner died or hung: take it over
+            continue
+        with os.fdopen(fd, "w") as fh:
+            fh.write(owner)
+        return True
+    return False
+
+
+def _remove_empty_dirs(root: Path, names: Iterable[str]) -> None:
+    for n in names:
+        try:
+            (root / n).rmdir()
+        except OSError:
+            pass

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
+import pyarrow.parquet as pq
 import pytest
 from hydra import compose, initialize_config_dir
 
@@ -35,8 +36,15 @@ def run_cli(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str
 
 
 def stored(d: Path) -> int:
-    """Trial files written (dot-files are an interrupted write's temporaries)."""
-    return sum(1 for f in (d / "trials").glob("*.parquet") if not f.name.startswith("."))
+    """Trials written: pending files (dot-files are an interrupted write's temporaries) and
+    the rows of compacted parts."""
+    n = sum(1 for f in (d / "pending").glob("*.trial.parquet") if not f.name.startswith("."))
+    for f in (d / "parts").glob("trials-*.parquet"):
+        try:
+            n += pq.read_metadata(f).num_rows
+        except FileNotFoundError:  # folded into a newer part just now
+            return stored(d)
+    return n
 
 
 def assert_all_solved_verified(trials: pd.DataFrame) -> None:
@@ -105,7 +113,9 @@ def test_compose_api_run(tmp_path: Path) -> None:
     ):
         assert col in trials.columns
     assert (tmp_path / "store" / "config.yaml").read_text().count("experiment_name: smoke") == 1
-    assert (tmp_path / "store" / "trials.parquet").exists()
+    # The run ends by compacting its trials into one part (no per-trial files left).
+    assert len(list((tmp_path / "store" / "parts").glob("trials-*.parquet"))) == 1
+    assert not (tmp_path / "store" / "pending").exists()
 
 
 @pytest.mark.slow
@@ -117,12 +127,12 @@ def test_smoke_run_resume_and_kill(tmp_path: Path) -> None:
     assert len(trials) == 2 * 2 * 4
     assert_all_solved_verified(trials)
     assert "solved" in r.stdout and "median_iter" in r.stdout  # the summary table
-    mtimes = {f: f.stat().st_mtime_ns for f in (full / "trials").glob("*.parquet")}
+    mtimes = {f: f.stat().st_mtime_ns for f in full.rglob("*.parquet")}
 
     again = run_cli("experiment=smoke", f"results_dir={full}")
     assert again.returncode == 0
     assert "resuming: 16 of 16" in again.stderr
-    assert {f: f.stat().st_mtime_ns for f in (full / "trials").glob("*.parquet")} == mtimes
+    assert {f: f.stat().st_mtime_ns for f in full.rglob("*.parquet")} == mtimes  # nothing written
 
     # Kill a longer run after its first trials, then resume it to the same table.
     killed = tmp_path / "killed"
@@ -175,11 +185,12 @@ def test_failed_trials_are_retried_on_resume(tmp_path: Path) -> None:
     assert run_cli(*over).returncode == 0
     t, _ = load(store)
     key = t.key.iloc[0]
-    # Mark one trial as errored, as a crash would have recorded it.
-    f = store / "trials" / f"{key}.parquet"
-    df = pd.read_parquet(f)
-    df.loc[:, "status"] = "error"
-    df.to_parquet(f)
+    # A newer stored version of one trial says error, as a crash would have recorded it.
+    now = pd.Timestamp.now(tz="UTC").isoformat()
+    df = t[t.key == key].assign(status="error", timestamp=now, write_id="crash")
+    (store / "pending").mkdir()
+    df.to_parquet(store / "pending" / f"{key}--crash.trial.parquet")
+    assert load(store)[0].set_index("key").status[key] == "error"
     r = run_cli(*over)
     assert "resuming: 3 of 4" in r.stderr
     t2, _ = load(store)
