@@ -116,6 +116,7 @@ class Trial:
     overhead_s: float = _col("wall_s - solve_s", 0.0, "s")
     process_wall_s: float = _col("the trial seen from the parent, process start included", 0.0, "s")
     isolated: bool = _col("ran in a fresh child process", False)
+    solve_cut: bool = _col("a solve that cannot be interrupted was stopped at the deadline", False)
     num_variables: int = _col("final model: variables", 0)
     num_terms: int = _col("final model: terms (one per native constraint)", 0)
     max_degree: int = _col("final model: highest term degree", 0)

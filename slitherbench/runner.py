@@ -16,6 +16,7 @@ import os
 import signal
 import time
 import traceback
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -132,7 +133,7 @@ def _iterate(
             t.status, t.reason = Status.TIMEOUT, f"time limit {time_limit_s:g} s reached"
             return
         hint = model.complete(prev_edges) if prev_edges is not None else None
-        res = backend.solve(model, seed=seed + 7919 * k, hint=hint, time_limit_s=left)
+        res = solve_within(backend, model, seed=seed + 7919 * k, hint=hint, time_limit_s=left)
         energy, prev_edges, loops = loop.record(k, res, build_s)
         build_s = 0.0
         if energy != 0:
@@ -148,6 +149,64 @@ def _iterate(
     t.status, t.reason = Status.MAX_ITERATIONS, f"{max_iterations} iterations without an answer"
 
 
+SOLVE_GRACE_S = 0.5  # a non-interruptible solve is stopped this long after the deadline
+
+
+class SolveCut(RuntimeError):
+    """A solve that would not stop by itself was stopped at the trial's deadline."""
+
+    status = Status.TIMEOUT
+
+
+def _solve_child(conn: Any, backend: Backend, model: Model, kwargs: dict[str, Any]) -> None:
+    try:
+        conn.send(backend.solve(model, **kwargs))
+    except BaseException as exc:
+        conn.send(exc)
+    finally:
+        conn.close()
+
+
+def solve_within(
+    backend: Backend,
+    model: Model,
+    *,
+    seed: int,
+    hint: Mapping[int, int] | None,
+    time_limit_s: float,
+) -> SolveResult:
+    """``backend.solve``, held to the time limit: a backend that cannot be interrupted solves
+    in a forked child (it shares the parent's imports and model), killed at the deadline."""
+    kwargs = {"seed": seed, "hint": hint, "time_limit_s": time_limit_s}
+    if backend.interruptible:
+        return backend.solve(model, **kwargs)
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_solve_child, args=(child, backend, model, kwargs))
+    proc.start()
+    child.close()
+    try:
+        got = parent.recv() if parent.poll(time_limit_s + SOLVE_GRACE_S) else None
+    except EOFError:
+        got = None
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+    if isinstance(got, BaseException):
+        raise got
+    if got is None:
+        if proc.exitcode not in (None, 0, -signal.SIGKILL):
+            raise RuntimeError(
+                f"the {backend.name} solve's process ended with code {proc.exitcode}"
+            )
+        raise SolveCut(
+            f"time limit reached: the {backend.name} solve running then was stopped "
+            "(it cannot be interrupted)"
+        )
+    return got
+
+
 def _fail(t: Trial, exc: BaseException) -> None:
     if isinstance(exc, BackendUnavailable):
         t.status = Status.SKIPPED
@@ -156,6 +215,7 @@ def _fail(t: Trial, exc: BaseException) -> None:
     status = getattr(exc, "status", Status.ERROR)
     t.status = status if status in set(Status) else Status.ERROR
     t.reason = f"{type(exc).__name__}: {exc}"
+    t.solve_cut = isinstance(exc, SolveCut)
     if os.environ.get("SLITHERBENCH_DEBUG"):
         traceback.print_exc()
 

@@ -223,3 +223,25 @@ def test_times_add_up() -> None:
     assert t.solve_s == pytest.approx(sum(it.solve_s for it in r.iterations))
     assert 0 < t.solve_s + t.overhead_s == pytest.approx(t.wall_s)
     assert t.process_wall_s >= t.wall_s
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_every_backend_holds_the_time_limit_on_a_large_board(backend: str) -> None:
+    # The largest corpus board with a 2 s budget: default settings, no backend finishes the
+    # method in time, and none may overrun by more than the margin.
+    from slitherbench.library import loopy_dev
+
+    big = next(p for p in loopy_dev() if p.size_label == "20x36")
+    limit, margin = 2.0, 1.5
+    for form in ("cons", "hubo", "qubo"):
+        b = instantiate(OmegaConf.load(CONF / "backend" / f"{backend}.yaml"))
+        if backend == "abs3":
+            b = ABS3Backend(gpu=0)
+        f = FORMS[form]()
+        r = run_trial(big, f, b, seed=1, max_iterations=1000, time_limit_s=limit)
+        assert r.trial.process_wall_s <= limit + margin, (form, r.status, r.trial.reason)
+        if not b.interruptible and not b.unsupported_reason(f):
+            # Its default solve takes far longer than 2 s here: it was cut, and says so.
+            assert r.status == "timeout" and r.trial.solve_cut, r.trial.reason
+            assert "cannot be interrupted" in r.trial.reason

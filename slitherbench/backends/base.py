@@ -28,6 +28,8 @@ class Backend(ABC):
     # Distributions it needs: checked before a trial, their versions recorded in provenance.
     packages: ClassVar[tuple[str, ...]] = ()
     needs_fresh_process: ClassVar[bool] = False  # pyqbpp: variable counts are per process
+    # False: a solve may overrun its time limit, so it runs in a child killed at the deadline.
+    interruptible: ClassVar[bool] = True
     # False for a baseline that is not expected to reach energy 0 (steepest descent).
     expects_solutions: ClassVar[bool] = True
 

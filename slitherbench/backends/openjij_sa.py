@@ -16,6 +16,7 @@ class OpenJijBackend(Backend):
     name = "openjij"
     takes = frozenset({Capability.POLYNOMIAL})
     packages = ("openjij",)
+    interruptible = False  # sample_hubo runs to its end whatever the time limit
 
     def __init__(
         self,
