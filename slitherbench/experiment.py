@@ -102,8 +102,12 @@ def _run_jobs(
             bar.set_postfix_str(f"solved {solved}/{ran} this run")
     finally:
         bar.close()
-    if elsewhere:
-        print(f"{elsewhere} trials were claimed by other workers on {store.root}", file=sys.stderr)
+    if todo:
+        print(
+            f"this run: {ran} trials run, {elsewhere} claimed by other workers, "
+            f"{len(todo) - ran - elsewhere} finished by others meanwhile",
+            file=sys.stderr,
+        )
     return skipped
 
 

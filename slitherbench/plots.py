@@ -68,12 +68,12 @@ def provenance_note(trials: pd.DataFrame) -> str:
     exps = (
         ",".join(sorted(map(str, trials["experiment"].unique()))) if "experiment" in trials else "?"
     )
-    hashes = (
-        ",".join(sorted(map(str, trials["config_hash"].unique())))[:60]
-        if "config_hash" in trials
-        else "?"
+    hashes = sorted(map(str, trials["config_hash"].unique())) if "config_hash" in trials else []
+    shown = ", ".join(hashes[:3]) + (", …" if len(hashes) > 3 else "")
+    return (
+        f"experiment {exps}; {len(hashes)} config hash(es): {shown} (all in manifest.json); "
+        f"{len(trials)} trials"
     )
-    return f"experiment {exps}; config {hashes}; {len(trials)} trials"
 
 
 def _finish(fig: plt.Figure, note: str, out: Path, stem: str) -> list[Path]:
@@ -165,6 +165,7 @@ def time_to_solution_figure(trials: pd.DataFrame, out: Path) -> list[Path]:
         )
         ax.plot(xs, frac, st["marker"], color=st["color"], ms=3)
     ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
     ax.set_xlabel("wall time per trial (s)")
     ax.set_ylabel("fraction of trials solved")
     ax.set_ylim(0, 1.02)
@@ -192,6 +193,11 @@ def scaling_figure(trials: pd.DataFrame, out: Path) -> list[Path]:
     for ax, lab in ((a1, "iterations (median, 25-75 %)"), (a2, "wall time per trial (s)")):
         ax.set_xscale("log")
         ax.set_yscale("log")
+        # Board sizes read as plain numbers (25, 100, 720), not 3x10^1.
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
+            axis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+            axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.set_xlabel("board size (cells, R x C)")
         ax.set_ylabel(lab)
         ax.grid(alpha=0.3, which="both")

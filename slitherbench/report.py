@@ -82,10 +82,15 @@ def build_report(
     columns: list[str] | None = None,
     board_trial: str | None = None,
     reference: pd.DataFrame | None = None,
+    pool: bool = False,
 ) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     if trials.empty:
         raise ValueError("no trials to report on")
+    if not pool:  # rows of different configurations are never mixed unless asked
+        split = tables.split_settings(trials)
+        iterations = _relabel(iterations, split)
+        trials = split
     if "timestamp" in trials:  # groups appear in the order they were run
         trials = trials.sort_values("timestamp", kind="stable").reset_index(drop=True)
     source = {
@@ -105,6 +110,14 @@ def build_report(
     return manifest
 
 
+def _relabel(iterations: pd.DataFrame, trials: pd.DataFrame) -> pd.DataFrame:
+    if iterations.empty or "key" not in iterations:
+        return iterations
+    return iterations.assign(
+        form_variant=iterations["key"].map(trials.set_index("key").form_variant)
+    )
+
+
 def exact_reference(stores: list[Path], compute: bool) -> pd.DataFrame | None:
     """The stores' exact_reference trials; with ``compute`` made first, in a child process."""
     frames = []
@@ -120,7 +133,7 @@ def exact_reference(stores: list[Path], compute: bool) -> pd.DataFrame | None:
     return pd.concat(frames, ignore_index=True) if frames else None
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="python -m slitherbench.report", description=__doc__.split("\n\n")[0]
     )
@@ -144,11 +157,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--experiment", help="keep only this experiment's trials")
     ap.add_argument("--board-trial", help="key of the trial drawn in the board figure")
     ap.add_argument(
+        "--pool",
+        action="store_true",
+        help="pool trials of one formulation x backend run with different configurations",
+    )
+    ap.add_argument(
         "--exact",
         action="store_true",
         help="compute the exact iteration reference (CP-SAT) for puzzles the store has none for",
     )
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
     try:
         stores = store_paths(args.sources, results_root=args.results_root)
         trials, iterations = load(stores)
@@ -169,8 +191,9 @@ def main(argv: list[str] | None = None) -> int:
             columns=args.columns.split(",") if args.columns else None,
             board_trial=args.board_trial,
             reference=exact_reference(stores, args.exact),
+            pool=args.pool,
         )
-    except (FileNotFoundError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(

@@ -27,7 +27,7 @@ import socket
 import sys
 import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -100,6 +100,10 @@ def _write_id(df: pd.DataFrame) -> pd.DataFrame:
         df["write_id"] = df["key"]
     df["write_id"] = df["write_id"].fillna(df["key"]).replace("", pd.NA).fillna(df["key"])
     return df
+
+
+def _no_step(name: str) -> None:
+    pass
 
 
 class ResultStore:
@@ -239,18 +243,19 @@ class ResultStore:
         return moved
 
     # -- compaction -------------------------------------------------------------------------
-    def compact(self, stale_lock_s: float = 600.0) -> int:
+    def compact(self, stale_lock_s: float = 600.0, step: Callable[[str], None] = _no_step) -> int:
         """Fold pending files, old-layout files and small parts into one part; return the
-        number of trial rows folded (0 when another process holds the compaction lock)."""
+        number of trial rows folded (0 when another process holds the compaction lock).
+        ``step`` is called after each step (tests stop a compaction there)."""
         lock = self.root / ".compact.lock"
         if not _take_lock(lock, stale_lock_s):
             return 0
         try:
-            return self._compact_locked()
+            return self._compact_locked(step)
         finally:
             lock.unlink(missing_ok=True)
 
-    def _compact_locked(self) -> int:
+    def _compact_locked(self, step: Callable[[str], None]) -> int:
         small = [
             f
             for f in (
@@ -260,6 +265,7 @@ class ResultStore:
         ]
         loose_t = [f for f in self._files("trials") if f.parent != self.parts_dir]
         if not loose_t and len(small) < 2:
+            _remove_empty_dirs(self.root, ("trials", "iterations", "pending"))
             return 0
         src_t = small + loose_t
         src_i = [self.parts_dir / f.name.replace("trials-", "iterations-", 1) for f in small]
@@ -269,15 +275,29 @@ class ResultStore:
         iters = _concat(_read(f, None) for f in src_i)
         if trials.empty:
             return 0
+        # Of several writes of one key in this batch only the newest is kept (the same rule
+        # readers apply); older writes in other parts are dropped by readers.
         trials = _write_id(trials)
+        if "timestamp" in trials:
+            trials = trials.sort_values("timestamp", kind="stable")
+        newest = trials.drop_duplicates("key", keep="last")
+        superseded = set(trials["write_id"]) - set(newest["write_id"])
+        trials = newest
         if not iters.empty:
             iters = _write_id(iters).drop_duplicates(["write_id", "iteration"])
+            iters = iters[~iters["write_id"].isin(superseded)]
         part = f"{time.strftime('%Y%m%dT%H%M%S')}-{uuid.uuid4().hex[:8]}"
+        step("read")
         if not iters.empty:  # iterations first, as for a single trial
             _atomic_write(_table(iters), self.parts_dir / f"iterations-{part}.parquet")
+        step("iterations part written")
         _atomic_write(_table(trials), self.parts_dir / f"trials-{part}.parquet")
-        for f in [*src_t, *src_i, self.root / "trials.parquet", self.root / "iterations.parquet"]:
+        step("trials part written")
+        # Iterations first: a kill in between leaves trial files, which the next compaction
+        # folds again (their iterations are in the new part), never orphaned iterations.
+        for f in [*src_i, *src_t, self.root / "trials.parquet", self.root / "iterations.parquet"]:
             f.unlink(missing_ok=True)  # folded (old-layout snapshots: never read, dropped)
+            step(f"removed {f.name}")
         _remove_empty_dirs(self.root, ("trials", "iterations", "pending"))
         return len(trials)
 
@@ -301,9 +321,23 @@ def _rows(path: Path) -> int:
         return 0
 
 
+def _owner_gone(path: Path) -> bool:
+    """The lock's owner was a process on this host that no longer exists (killed)."""
+    try:
+        host, _, pid, *_ = path.read_text().split()
+        if host != socket.gethostname():
+            return False
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return True
+    except (OSError, ValueError):
+        return False
+    return False
+
+
 def _take_lock(path: Path, stale_s: float) -> bool:
-    """Create ``path`` exclusively (owner and time inside); a lock older than ``stale_s`` is
-    taken over. Works on shared file systems that honour O_EXCL."""
+    """Create ``path`` exclusively (owner and time inside). A lock older than ``stale_s``, or
+    whose owner on this host is dead, is taken over. Works on file systems that honour O_EXCL."""
     path.parent.mkdir(parents=True, exist_ok=True)
     owner = f"{socket.gethostname()} pid {os.getpid()} at {time.time():.0f}\n"
     for _ in range(2):
@@ -314,7 +348,7 @@ def _take_lock(path: Path, stale_s: float) -> bool:
                 age = time.time() - path.stat().st_mtime
             except FileNotFoundError:
                 continue
-            if age < stale_s:
+            if age < stale_s and not _owner_gone(path):
                 return False
             path.unlink(missing_ok=True)  # its owner died or hung: take it over
             continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import numpy as np
@@ -30,6 +31,38 @@ ALL_COLUMNS = (
 def _iqr(x: pd.Series) -> float:
     x = x.dropna()
     return float(x.quantile(0.75) - x.quantile(0.25)) if len(x) else float("nan")
+
+
+def _settings(row: pd.Series) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for col, prefix in (("formulation_params", ""), ("backend_params", "")):
+        if isinstance(row.get(col), str) and row.get(col):
+            out.update({f"{prefix}{k}": v for k, v in json.loads(row[col]).items()})
+    for col in ("time_limit_s", "max_iterations"):
+        if col in row:
+            out[col] = row[col]
+    return out
+
+
+def split_settings(trials: pd.DataFrame) -> pd.DataFrame:
+    """A formulation x backend run with several configurations is never pooled: each
+    configuration's rows get the parameters that differ in their ``form_variant`` label, e.g.
+    ``qubo [time_limit_s=7]`` (or the config hash, when only the base seed differs)."""
+    if "config_hash" not in trials:
+        return trials
+    t = trials.copy()
+    for (form, backend), d in t.groupby(CELL_KEYS, sort=False):
+        hashes = list(dict.fromkeys(d["config_hash"]))
+        if len(hashes) < 2:
+            continue
+        params = {h: _settings(d[d.config_hash == h].iloc[0]) for h in hashes}
+        names = sorted({k for p in params.values() for k in p})
+        differ = [k for k in names if len({str(params[h].get(k)) for h in hashes}) > 1]
+        for h in hashes:
+            label = ", ".join(f"{k}={params[h].get(k)}" for k in differ) or f"config {h}"
+            rows = (t.form_variant == form) & (t.backend == backend) & (t.config_hash == h)
+            t.loc[rows, "form_variant"] = f"{form} [{label}]"
+    return t
 
 
 def with_size(trials: pd.DataFrame) -> pd.DataFrame:
