@@ -249,6 +249,8 @@ def test_multirun_launchers(tmp_path: Path, launcher: str) -> None:
             ["formulation=hubo", "formulation.degree_mode=cubic", "puzzle=tiny"],
             "degree_mode must be 'aux' or 'exact'",
         ),
+        (["time_limit_s=abc"], "error: time_limit_s must be a number, got 'abc'"),
+        (["repetitions=-1"], "error: repetitions must be at least 1, got -1"),
     ],
 )
 def test_bad_overrides_give_one_clear_message(

@@ -151,6 +151,10 @@ def test_a_store_from_before_the_record_loads_reports_and_resumes(tmp_path: Path
     )
     assert r.returncode == 0, r.stderr[-2000:]
     assert "resuming: 4 of 4" in r.stderr  # same configuration, same keys: nothing re-run
+    assert "in the layout before parts: compacting it" in r.stderr
+    assert not (store / "trials").exists() and not (store / "trials.parquet").exists()
+    assert len(list((store / "parts").glob("trials-*.parquet"))) == 1
+    assert sorted(load(store)[0].key) == sorted(trials.key)
 
 
 PLUGIN = '''

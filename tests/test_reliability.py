@@ -1,0 +1,242 @@
+"""Nothing lost, nothing pooled by mistake, one-line errors: the faults found by probing."""
+
+from __future__ import annotations
+
+import os
+import re
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hydra import compose, initialize_config_dir
+
+from slitherbench.app import CONF_DIR
+from slitherbench.plan import puzzles_from_config
+from slitherbench.record import ConfigError
+from slitherbench.report import main as report_main
+from slitherbench.results import load
+
+EXACT = "cells=[{formulation: cons, backend: exact}]"
+SA = "cells=[{formulation: qubo, backend: sa, backend_params: {num_sweeps: 500, num_reads: 2}}]"
+
+
+def run_cli(*args: str, timeout: float = 300, **kw) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "slitherbench", "progress=false", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        **kw,
+    )
+
+
+def one_error_line(r: subprocess.CompletedProcess[str], text: str) -> None:
+    assert r.returncode == 2, r.stderr[-2000:]
+    assert "Traceback" not in r.stderr + r.stdout
+    assert any(line.startswith("error: ") and text in line for line in r.stderr.splitlines()), (
+        r.stderr
+    )
+
+
+@pytest.mark.slow
+def test_damaged_files_are_skipped_reported_and_repaired(tmp_path: Path) -> None:
+    store = tmp_path / "s"
+    base = ["experiment=smoke", f"results_dir={store}"]
+    assert run_cli(*base, EXACT).returncode == 0
+    assert run_cli(*base, SA).returncode == 0
+    # Split the store's one part in two (as cluster jobs compacting separately leave it).
+    for kind in ("trials", "iterations"):
+        (part,) = (store / "parts").glob(f"{kind}-*.parquet")
+        df = pd.read_parquet(part)
+        part.unlink()
+        exact = df.backend == "exact"
+        df[exact].to_parquet(store / "parts" / f"{kind}-a.parquet")
+        df[~exact].to_parquet(store / "parts" / f"{kind}-b.parquet")
+    first = store / "parts" / "trials-a.parquet"
+    first.write_bytes(first.read_bytes()[: first.stat().st_size // 2])  # truncated
+    (store / "pending").mkdir()
+    (store / "pending" / "x--0.trial.parquet").write_bytes(b"")  # 0 bytes
+    trials, _ = load(store)
+    assert len(trials) == 4  # the other part's trials are kept
+    r = subprocess.run(
+        [sys.executable, "-m", "slitherbench.report", str(store), "--out", str(tmp_path / "rep")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr
+    assert f"warning: skipping unreadable results file {first}" in r.stderr
+    assert (tmp_path / "rep" / "table_by_puzzle.md").exists()
+    # Re-running both cells repairs the store: the damaged part's trials run again.
+    again = run_cli(*base, "cells=[{formulation: cons, backend: exact}]")
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert "moved 2 unreadable results file(s)" in again.stderr  # the damaged part and x
+    assert "resuming: 0 of 4" in again.stderr or "this run: 4 trials run" in again.stderr
+    trials, iters = load(store)
+    assert len(trials) == 8 and set(iters.key) <= set(trials.key)
+    assert sorted(p.name for p in (store / "unreadable").iterdir())
+
+
+@pytest.mark.slow
+def test_file_system_errors_are_one_line_and_keep_what_was_written(tmp_path: Path) -> None:
+    blocker = tmp_path / "a_file"
+    blocker.write_text("not a directory")
+    one_error_line(run_cli("experiment=smoke", EXACT, f"results_dir={blocker / 's'}"), str(blocker))
+    store = tmp_path / "s"
+    assert run_cli("experiment=smoke", EXACT, f"results_dir={store}").returncode == 0
+    (store / "pending").write_text("in the way")  # the next write cannot land
+    r = run_cli("experiment=smoke", EXACT, f"results_dir={store}", "overwrite=true")
+    one_error_line(r, str(store / "pending"))
+    (store / "pending").unlink()
+    assert len(load(store)[0]) == 4  # nothing already written was lost
+
+
+@pytest.mark.slow
+def test_result_files_are_readable_by_colleagues(tmp_path: Path) -> None:
+    store = tmp_path / "s"
+    r = run_cli(
+        "experiment=smoke", EXACT, f"results_dir={store}", preexec_fn=lambda: os.umask(0o022)
+    )
+    assert r.returncode == 0
+    files = [*store.rglob("*.parquet"), store / "config.yaml"]
+    assert files and {stat.S_IMODE(f.stat().st_mode) for f in files} == {0o644}
+
+
+@pytest.mark.slow
+def test_the_report_never_pools_two_configurations_silently(tmp_path: Path) -> None:
+    store = tmp_path / "s"
+    assert run_cli("experiment=smoke", SA, f"results_dir={store}").returncode == 0
+    assert run_cli("experiment=smoke", SA, f"results_dir={store}", "time_limit_s=7").returncode == 0
+    out = tmp_path / "split"
+    assert report_main([str(store), "--out", str(out)]) == 0
+    text = (out / "table_by_form_backend.md").read_text()
+    assert "qubo [time_limit_s=10.0]" in text and "qubo [time_limit_s=7.0]" in text
+    assert re.search(r"\| qubo \[time_limit_s=7.0\] \| sa \| \d/4 \|", text)
+    pooled = tmp_path / "pooled"
+    assert report_main([str(store), "--out", str(pooled), "--pool"]) == 0
+    assert re.search(r"\| qubo \| sa \| \d/8 \|", (pooled / "table_by_form_backend.md").read_text())
+
+
+def _text_puzzle(text: str, **extra: object):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(
+            config_name="config",
+            overrides=["puzzle=text", f"puzzle.text={text}"]
+            + [f"puzzle.{k}={v}" for k, v in extra.items()],
+        )
+    return puzzles_from_config(cfg.puzzle)
+
+
+def test_precheck_says_when_uniqueness_is_not_known(capsys) -> None:
+    assert len(_text_puzzle("'.../.../...'")) == 1
+    assert (
+        "has no clues: every loop is an answer; uniqueness not checked" in capsys.readouterr().err
+    )
+    # A 30x30 board with few clues cannot be proved unique in a millisecond.
+    board = "/".join(["3" + "." * 29] + ["." * 30] * 29)
+    _text_puzzle(board, precheck_time_limit_s=0.001)
+    assert "not checked: CP-SAT did not finish in 0.001 s" in capsys.readouterr().err
+    with pytest.raises(ConfigError, match=r"more than one answer.*puzzle.allow_multiple=true"):
+        _text_puzzle("'1./..'")
+    assert len(_text_puzzle("'1./..'", allow_multiple="true")) == 1
+    assert "more than one answer; any valid loop counts" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_two_runs_into_one_store_split_the_work(tmp_path: Path) -> None:
+    store = tmp_path / "s"
+    args = [
+        sys.executable,
+        "-m",
+        "slitherbench",
+        "experiment=smoke",
+        "repetitions=6",
+        "progress=false",
+        f"results_dir={store}",
+    ]
+    procs = [
+        subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    ran = [int(re.search(r"this run: (\d+) trials run", err).group(1)) for _, err in outs]
+    assert sum(ran) == 48 and min(ran) > 0  # each trial run once, by one of the two
+    trials, _ = load(store)
+    assert len(trials) == 48 and trials.verified[trials.status == "solved"].all()
+    assert (store / "config.yaml").read_text().count("# run at") == 2  # both runs recorded
+    assert not list((store / "claims").glob("*.claim"))
+
+
+@pytest.mark.parametrize(
+    ("args", "messages"),
+    [
+        (["time_limit_s=abc"], ["time_limit_s must be a number, got 'abc'"]),
+        (["repetitions=-1"], ["repetitions must be at least 1, got -1"]),
+        (
+            ["repetitions=0", "max_iterations=2.5", "progress=maybe"],
+            [
+                "repetitions must be at least 1, got 0",
+                "max_iterations must be an integer, got 2.5",
+                "progress must be true or false, got 'maybe'",
+            ],
+        ),
+    ],
+)
+def test_bad_numbers_are_refused_before_any_work(tmp_path: Path, args, messages) -> None:
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "slitherbench",
+            "experiment=smoke",
+            f"results_dir={tmp_path}",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    lines = [ln for ln in r.stderr.splitlines() if ln.startswith("error: ")]
+    assert lines == [f"error: {m}" for m in messages]
+    assert "trial" not in r.stderr  # no progress bar started
+    assert not (tmp_path / "pending").exists() and not (tmp_path / "parts").exists()
+
+
+def test_help_says_what_the_tool_does() -> None:
+    r = subprocess.run(
+        [sys.executable, "-m", "slitherbench", "--help"], capture_output=True, text=True, check=True
+    )
+    assert r.stdout.startswith("slitherbench: compare the cons, HUBO and QUBO forms")
+    for word in ("cells", "cell=K", "fallback_cells", "python -m slitherbench.report"):
+        assert word in r.stdout
+
+
+def test_runs_leave_nothing_in_the_working_directory(tmp_path: Path) -> None:
+    work = tmp_path / "cwd"
+    work.mkdir()
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "slitherbench",
+            "experiment=smoke",
+            EXACT,
+            "progress=false",
+            f"results_dir={tmp_path / 's'}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=work,
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert list(work.iterdir()) == []  # Hydra's logs went beside the results
+    assert list((tmp_path / "s" / "logs").iterdir())
