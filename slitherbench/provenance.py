@@ -75,6 +75,12 @@ def gpu_names() -> tuple[str, ...]:
     return tuple(x.strip() for x in out.stdout.splitlines() if x.strip())
 
 
+def _slurm_job() -> str:
+    job = os.environ.get("SLURM_ARRAY_JOB_ID") or os.environ.get("SLURM_JOB_ID", "")
+    task = os.environ.get("SLURM_ARRAY_TASK_ID")
+    return f"{job}_{task}" if job and task else job
+
+
 @cache
 def provenance(packages: tuple[str, ...] = ()) -> dict[str, str | int | bool]:
     """``version_<package>`` for the base packages and ``packages``, and the machine."""
@@ -88,5 +94,7 @@ def provenance(packages: tuple[str, ...] = ()) -> dict[str, str | int | bool]:
         cpu_count=os.cpu_count() or 0,
         gpu=", ".join(gpu_names()),
         python=platform.python_version(),
+        # The batch job this ran in (SLURM: job id, with the array task when there is one).
+        slurm_job_id=_slurm_job(),
     )
     return info

@@ -180,6 +180,7 @@ PROVENANCE_COLUMNS = {
     "cpu_count": "logical CPUs",
     "gpu": "NVIDIA GPUs nvidia-smi lists",
     "python": "Python version",
+    "slurm_job_id": "the SLURM job (`<array job>_<task>` for array tasks), empty outside SLURM",
 }
 
 # Trial columns the store repeats on each of the trial's iteration rows.

@@ -38,8 +38,20 @@ import pyarrow.parquet as pq
 
 from .record import FINAL_STATUSES, ITERATION_FROM_TRIAL, Iteration, Trial
 
-SMALL_PART_ROWS = 20_000  # parts below this are merged again by the next compaction
+# Parts below SMALL_PART_ROWS are merged again, when there are MERGE_PARTS of them or they
+# are cheap to merge (fewer than CHEAP_MERGE_ROWS rows together): few files to read, and each
+# row rewritten only a few times however long the campaign.
+SMALL_PART_ROWS = 20_000
+MERGE_PARTS = 8
+CHEAP_MERGE_ROWS = 5_000
 COMPACT_EVERY = 500  # a long run compacts after this many of its own writes
+_ARROW = {
+    "str": pa.string(),
+    "int": pa.int64(),
+    "float": pa.float64(),
+    "bool": pa.bool_(),
+    "list[int]": pa.list_(pa.int64()),
+}
 _warned: set[str] = set()
 
 
@@ -66,7 +78,16 @@ def _atomic_write(table: pa.Table, path: Path) -> None:
 
 
 def _row(record: Any) -> dict[str, Any]:
-    return {k: v.value if isinstance(v, Enum) else v for k, v in dataclasses.asdict(record).items()}
+    return {k: v.value if isinstance(v, Enum) else v for k, v in vars(record).items()}
+
+
+def _records_table(cls: type, rows: list[dict[str, Any]]) -> pa.Table:
+    """Rows of a record type as an Arrow table: the dataclass's types, extras inferred.
+    (Straight from Python objects: a pandas round trip costs several times the write.)"""
+    declared = [pa.field(f.name, _ARROW[str(f.type)]) for f in dataclasses.fields(cls)]
+    names = {f.name for f in declared}
+    extra = [pa.field(k, pa.scalar(v).type) for k, v in rows[0].items() if k not in names]
+    return pa.Table.from_pylist(rows, schema=pa.schema(declared + extra))
 
 
 def _warn_unreadable(path: Path, exc: Exception) -> None:
@@ -144,9 +165,9 @@ class ResultStore:
         shared = {f: getattr(trial, f) for f in (*ITERATION_FROM_TRIAL, "write_id")}
         rows = [{**_row(it), **shared} for it in iterations]
         if rows:  # iterations first: a trial row never exists without its iterations
-            _atomic_write(pa.Table.from_pandas(pd.DataFrame(rows)), Path(f"{stem}.iters.parquet"))
+            _atomic_write(_records_table(Iteration, rows), Path(f"{stem}.iters.parquet"))
         row = {**_row(trial), **(provenance or {})}
-        _atomic_write(pa.Table.from_pandas(pd.DataFrame([row])), Path(f"{stem}.trial.parquet"))
+        _atomic_write(_records_table(Trial, [row]), Path(f"{stem}.trial.parquet"))
         self._writes += 1
         if self._writes % COMPACT_EVERY == 0:
             self.compact()
@@ -256,13 +277,11 @@ class ResultStore:
             lock.unlink(missing_ok=True)
 
     def _compact_locked(self, step: Callable[[str], None]) -> int:
-        small = [
-            f
-            for f in (
-                sorted(self.parts_dir.glob("trials-*.parquet")) if self.parts_dir.exists() else []
-            )
-            if _rows(f) < SMALL_PART_ROWS
-        ]
+        parts = sorted(self.parts_dir.glob("trials-*.parquet")) if self.parts_dir.exists() else []
+        sizes = {f: _rows(f) for f in parts}
+        small = [f for f in parts if sizes[f] < SMALL_PART_ROWS]
+        if len(small) < MERGE_PARTS and sum(sizes[f] for f in small) >= CHEAP_MERGE_ROWS:
+            small = []
         loose_t = [f for f in self._files("trials") if f.parent != self.parts_dir]
         if not loose_t and len(small) < 2:
             _remove_empty_dirs(self.root, ("trials", "iterations", "pending"))

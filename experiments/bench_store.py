@@ -1,0 +1,157 @@
+"""Benchmark: the results store at campaign scale, through its own API (no solving).
+
+    python experiments/bench_store.py [--sizes 1000,10000,100000] [--out results/benchmarks]
+
+Writes synthetic trials (4 iterations each, 10x10-sized edge strings) with ``ResultStore.write``
+as a run does (compacting every 500 writes and at the end), then measures: write cost per
+trial at the start and at the end, ``results.load``, the resume decision (``finished_keys``),
+the report, and disk use against the same rows in one Parquet file.
+Targets at 100,000 trials: load <= 2 s, resume <= 1 s, report <= 30 s, disk <= 2x.
+Exit code 1 if a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from slitherbench.record import Iteration, Trial
+from slitherbench.report import build_report
+from slitherbench.results import load
+from slitherbench.store import ResultStore
+
+TARGETS = {"load_s": 2.0, "resume_s": 1.0, "report_s": 30.0, "disk_ratio": 2.0}
+CELLS = [("hubo[aux]", "openjij"), ("qubo", "openjij"), ("hubo[aux]", "sa"), ("qubo", "sa")]
+
+
+def synthetic(k: int, rng: random.Random) -> tuple[Trial, list[Iteration]]:
+    form, backend = CELLS[k % len(CELLS)]
+    puzzle = f"p{(k // len(CELLS)) % 50}"
+    solved = rng.random() < 0.6
+    n = rng.randint(1, 8)
+    edges = "".join(rng.choice("01") for _ in range(220))
+    t = Trial(
+        key=f"{k % 4:012x}-{puzzle}-r{k}",
+        experiment="bench",
+        config_hash=f"{k % 4:012x}",
+        cell=f"{form}/{backend}",
+        repetition=k,
+        puzzle=puzzle,
+        rows=10,
+        cols=10,
+        clues=50,
+        puzzle_rows="/".join([".11..0.0.0"] * 10),
+        formulation=form.split("[")[0],
+        form_variant=form,
+        backend=backend,
+        seed=rng.randrange(2**31),
+        status="solved" if solved else "max_iterations",
+        iterations=n,
+        wall_s=rng.random() * 30,
+        solve_s=rng.random() * 20,
+        num_variables=341,
+        num_terms=1480,
+        max_degree=64,
+        answer=edges if solved else "",
+        verified=solved,
+        mode="CPU",
+        timestamp=pd.Timestamp.now(tz="UTC").isoformat(),
+    )
+    its = [
+        Iteration(
+            iteration=i,
+            energy=0,
+            num_loops=2,
+            loop_sizes=[60, 4],
+            num_variables=341,
+            edges=edges,
+            solve_s=rng.random(),
+        )
+        for i in range(1, n + 1)
+    ]
+    return t, its
+
+
+def du(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
+
+
+def bench(n: int, root: Path) -> dict[str, float]:
+    rng = random.Random(n)
+    store = ResultStore(root / "store")
+    per_write = []
+    t_all = time.perf_counter()
+    for k in range(n):
+        t0 = time.perf_counter()
+        store.write(*synthetic(k, rng))
+        per_write.append(time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    store.compact()
+    compact_end = time.perf_counter() - t0
+    write_total = time.perf_counter() - t_all
+    t0 = time.perf_counter()
+    trials, iters = load(root / "store")
+    load_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    done = ResultStore(root / "store").finished_keys()
+    resume_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    build_report(trials, iters, root / "report")
+    report_s = time.perf_counter() - t0
+    single = root / "single"
+    single.mkdir()
+    trials.to_parquet(single / "trials.parquet", index=False)
+    iters.to_parquet(single / "iterations.parquet", index=False)
+    first, last = per_write[: min(1000, n)], per_write[-min(1000, n) :]
+    return {
+        "trials": n,
+        "iterations": len(iters),
+        "finished": len(done),
+        "write_ms_first_1k": 1000 * sum(first) / len(first),
+        "write_ms_last_1k": 1000 * sum(last) / len(last),
+        "write_total_s": write_total,
+        "final_compaction_s": compact_end,
+        "load_s": load_s,
+        "resume_s": resume_s,
+        "report_s": report_s,
+        "disk_mb": du(root / "store") / 1e6,
+        "single_file_mb": du(single) / 1e6,
+        "disk_ratio": du(root / "store") / du(single),
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--sizes", default="1000,10000,100000")
+    ap.add_argument("--out", type=Path, default=Path("results/benchmarks"))
+    args = ap.parse_args()
+    rows = []
+    for n in (int(x) for x in args.sizes.split(",")):
+        tmp = Path(tempfile.mkdtemp(prefix=f"bench-store-{n}-"))
+        try:
+            rows.append(bench(n, tmp))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        print(pd.DataFrame(rows).round(3).to_string(index=False), flush=True)
+    args.out.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(rows).to_csv(args.out / "bench_store.csv", index=False)
+    big = rows[-1]
+    ok = True
+    for name, target in TARGETS.items():
+        hit = big[name] <= target
+        ok &= hit
+        print(
+            f"{'PASS' if hit else 'FAIL'}: {name} = {big[name]:.3g} at {big['trials']} trials (target <= {target:g})"
+        )
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
