@@ -76,6 +76,11 @@ def provenance_note(trials: pd.DataFrame) -> str:
     )
 
 
+def _legend(ax: plt.Axes, **kw: object) -> None:
+    if ax.get_legend_handles_labels()[0]:  # a panel whose cells all skipped has no lines
+        ax.legend(**kw)
+
+
 def _finish(fig: plt.Figure, note: str, out: Path, stem: str) -> list[Path]:
     fig.text(0.01, 0.005, note, fontsize=6, color="#555555", ha="left", va="bottom")
     paths = []
@@ -92,118 +97,204 @@ def _finish(fig: plt.Figure, note: str, out: Path, stem: str) -> list[Path]:
     return paths
 
 
-def _ecdf(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    x = np.sort(x)
-    return x, np.arange(1, len(x) + 1) / len(x)
+def _ran(trials: pd.DataFrame) -> pd.DataFrame:
+    # Skipped and error trials never enter a figure's fraction or statistic.
+    return trials[trials.status.isin(("solved", "max_iterations", "timeout"))]
+
+
+def ecdf_with_band(
+    ax: plt.Axes, solved_values: np.ndarray, n_ran: int, style: dict, label: str, x0: float = 0.0
+) -> None:
+    """Fraction of the n_ran trials solved within x, with a 95% DKW confidence band."""
+    if n_ran == 0:
+        return
+    xs = np.sort(np.asarray(solved_values, dtype=float))
+    frac = np.arange(1, len(xs) + 1) / n_ran
+    lab = f"{label} ({len(xs)}/{n_ran})"
+    if not len(xs):
+        ax.plot([], [], label=lab, color=style["color"], linestyle=style["linestyle"])
+        return
+    x = np.r_[x0, xs]
+    y = np.r_[0.0, frac]
+    eps = np.sqrt(np.log(2 / 0.05) / (2 * n_ran))  # Dvoretzky-Kiefer-Wolfowitz
+    ax.step(x, y, where="post", label=lab, color=style["color"], linestyle=style["linestyle"])
+    ax.fill_between(
+        x,
+        np.clip(y - eps, 0, 1),
+        np.clip(y + eps, 0, 1),
+        step="post",
+        color=style["color"],
+        alpha=0.12,
+    )
+    ax.plot(xs, frac, style["marker"], color=style["color"], ms=3)
 
 
 def iterations_figure(trials: pd.DataFrame, out: Path, panel: str = "backend") -> list[Path]:
-    """ECDF of iteration counts of solved trials, one line per formulation, one panel per
-    backend (or puzzle)."""
-    ok = trials[trials.status == "solved"]
+    """Fraction of the trials that ran solved within k iterations (ECDF with 95% band), one
+    line per formulation, one panel per backend (or puzzle)."""
+    ran = _ran(trials)
     styles = Styles(trials)
     panels = list(dict.fromkeys(trials[panel]))
     n = max(1, len(panels))
     fig, axes = plt.subplots(1, n, figsize=(3.2 * n, 2.8), sharey=True, squeeze=False)
     for ax, name in zip(axes[0], panels, strict=False):
-        d = ok[ok[panel] == name]
+        d = ran[ran[panel] == name]
         for form in dict.fromkeys(trials.form_variant):
-            x = d.loc[d.form_variant == form, "iterations"].to_numpy()
-            total = int(((trials[panel] == name) & (trials.form_variant == form)).sum())
-            if total == 0:
-                continue
-            st = styles.form(form)
-            if len(x):
-                xs, ys = _ecdf(x)
-                ax.step(
-                    np.r_[0, xs],
-                    np.r_[0, ys * len(x) / total],
-                    where="post",
-                    label=f"{form} ({len(x)}/{total})",
-                    color=st["color"],
-                    linestyle=st["linestyle"],
-                )
-                ax.plot(xs, ys * len(x) / total, st["marker"], color=st["color"], ms=3)
-            else:
-                ax.plot(
-                    [],
-                    [],
-                    label=f"{form} (0/{total})",
-                    color=st["color"],
-                    linestyle=st["linestyle"],
-                )
+            f = d[d.form_variant == form]
+            if len(f):
+                x = f.loc[f.status == "solved", "iterations"].to_numpy()
+                ecdf_with_band(ax, x, len(f), styles.form(form), form)
         ax.set_title(str(name), fontsize=9)
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
         ax.set_xlabel("iterations to the answer")
         ax.set_ylim(0, 1.02)
-        ax.legend(fontsize=6, loc="lower right")
+        _legend(ax, fontsize=6, loc="lower right")
         ax.grid(alpha=0.3)
     axes[0][0].set_ylabel("fraction of trials solved")
     fig.tight_layout()
     return _finish(fig, provenance_note(trials), out, f"iterations_by_{panel}")
 
 
-def time_to_solution_figure(trials: pd.DataFrame, out: Path) -> list[Path]:
-    """Fraction of trials solved within t seconds (wall clock), per formulation x backend."""
-    fig, ax = plt.subplots(figsize=(4.6, 3.2))
+def time_to_solution_figure(
+    trials: pd.DataFrame, out: Path, per_puzzle: bool = False
+) -> list[Path]:
+    """Time to target: fraction of the trials that ran solved within t seconds (wall clock),
+    per formulation x backend, with 95% DKW bands; one panel per puzzle if asked."""
+    ran = _ran(trials)
     styles = Styles(trials)
-    for (form, backend), d in trials.groupby(["form_variant", "backend"], sort=False):
-        x = d.loc[d.status == "solved", "wall_s"].to_numpy()
-        st = styles.cell(form, backend)
-        if not len(x):
-            ax.plot([], [], label=f"{form} / {backend} (0/{len(d)})", **st)
-            continue
-        xs, ys = _ecdf(x)
-        frac = ys * len(x) / len(d)
-        ax.step(
-            xs,
-            frac,
-            where="post",
-            color=st["color"],
-            linestyle=st["linestyle"],
-            label=f"{form} / {backend} ({len(x)}/{len(d)})",
-        )
-        ax.plot(xs, frac, st["marker"], color=st["color"], ms=3)
-    ax.set_xscale("log")
-    ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
-    ax.set_xlabel("wall time per trial (s)")
-    ax.set_ylabel("fraction of trials solved")
-    ax.set_ylim(0, 1.02)
-    ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=6, loc="upper left")
+    panels = list(dict.fromkeys(trials["puzzle"])) if per_puzzle else [None]
+    ncols = min(4, len(panels))
+    nrows = int(np.ceil(len(panels) / ncols))
+    fig, axes = plt.subplots(
+        nrows, ncols, figsize=(4.2 * ncols, 3.0 * nrows), squeeze=False, sharey=True
+    )
+    for ax in axes.ravel()[len(panels) :]:
+        ax.axis("off")
+    for ax, name in zip(axes.ravel(), panels, strict=False):
+        d = ran if name is None else ran[ran.puzzle == name]
+        for (form, backend), g in d.groupby(["form_variant", "backend"], sort=False):
+            x = g.loc[g.status == "solved", "wall_s"].to_numpy()
+            ecdf_with_band(
+                ax, x, len(g), styles.cell(form, backend), f"{form} / {backend}", x0=1e-3
+            )
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+        ax.set_xlabel("wall time per trial (s)")
+        ax.set_ylim(0, 1.02)
+        ax.grid(alpha=0.3, which="both")
+        _legend(ax, fontsize=6, loc="upper left")
+        if name is not None:
+            ax.set_title(str(name), fontsize=9)
+    for row in axes:
+        row[0].set_ylabel("fraction of trials solved")
     fig.tight_layout()
-    return _finish(fig, provenance_note(trials), out, "time_to_solution")
+    stem = "time_to_target_by_puzzle" if per_puzzle else "time_to_solution"
+    return _finish(fig, provenance_note(trials), out, stem)
+
+
+def _by_size(d: pd.DataFrame) -> np.ndarray:
+    """Per board size: cells, success rate and Wilson bounds, TTS99 and its bounds, and the
+    median and quartiles of the solved trials' iterations."""
+    from . import stats
+
+    rows = []
+    for cells, g in d.groupby("cells"):
+        k, n = int((g.status == "solved").sum()), len(g)
+        lo, hi = stats.wilson(k, n)
+        tts = stats.tts99_ci(float(g["time_limit_s"].median()), k, n)
+        ok = g.loc[g.status == "solved", "iterations"]
+        rows.append((cells, k / n, lo, hi, *tts, ok.median(), ok.quantile(0.25), ok.quantile(0.75)))
+    return np.array(rows, dtype=float)
+
+
+def _size_axes(axes: Sequence[plt.Axes], sizes: pd.DataFrame) -> None:
+    labels = (
+        "success rate (95% Wilson)",
+        "TTS99 (s), tau = budget; missing = never solved",
+        "iterations, solved trials only (median, IQR)",
+    )
+    for ax, lab in zip(axes, labels, strict=True):
+        ax.set_xscale("log")
+        if ax is not axes[0]:
+            ax.set_yscale("log")
+            ax.yaxis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
+            ax.yaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+            ax.yaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        # One tick per board size present, labelled as the board (plain, not 3x10^1).
+        ax.xaxis.set_major_locator(matplotlib.ticker.FixedLocator(sizes["cells"].tolist()))
+        ax.xaxis.set_major_formatter(
+            matplotlib.ticker.FixedFormatter(
+                [f"{r}x{c}" for r, c in zip(sizes.rows, sizes.cols, strict=True)]
+            )
+        )
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        ax.tick_params(axis="x", labelsize=7, rotation=30)
+        ax.set_xlabel("board size (R x C, log of cells)")
+        ax.set_ylabel(lab, fontsize=8)
+        ax.grid(alpha=0.3, which="both")
+    axes[0].set_ylim(-0.02, 1.02)
 
 
 def scaling_figure(trials: pd.DataFrame, out: Path) -> list[Path]:
-    """Median iterations and wall time against board size, with 25-75 % bands (solved trials)."""
-    t = trials.assign(cells=trials["rows"] * trials["cols"])
-    ok = t[t.status == "solved"]
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(8, 3.2))
+    """Against board size: success rate (95% Wilson), TTS99 (tau = budget, its interval) and
+    the iterations of solved trials (median, 25-75 %), labelled as such."""
+    t = _ran(trials).assign(cells=trials["rows"] * trials["cols"])
+    fig, (a1, a2, a3) = plt.subplots(1, 3, figsize=(12, 3.4))
     styles = Styles(trials)
-    for (form, backend), d in ok.groupby(["form_variant", "backend"], sort=False):
+    for (form, backend), d in t.groupby(["form_variant", "backend"], sort=False):
         st = styles.cell(form, backend)
-        for ax, col in ((a1, "iterations"), (a2, "wall_s")):
-            g = d.groupby("cells")[col]
-            x = np.array(sorted(g.groups))
-            med = g.median().reindex(x).to_numpy()
-            lo, hi = g.quantile(0.25).reindex(x).to_numpy(), g.quantile(0.75).reindex(x).to_numpy()
-            ax.plot(x, med, label=f"{form} / {backend}", **st)
-            ax.fill_between(x, lo, hi, color=st["color"], alpha=0.15)
-    for ax, lab in ((a1, "iterations (median, 25-75 %)"), (a2, "wall time per trial (s)")):
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        # Board sizes read as plain numbers (25, 100, 720), not 3x10^1.
-        for axis in (ax.xaxis, ax.yaxis):
-            axis.set_major_locator(matplotlib.ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
-            axis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
-            axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
-        ax.set_xlabel("board size (cells, R x C)")
-        ax.set_ylabel(lab)
-        ax.grid(alpha=0.3, which="both")
-    a1.legend(fontsize=6)
+        r = _by_size(d)
+        err = [r[:, 1] - r[:, 2], r[:, 3] - r[:, 1]]
+        a1.errorbar(r[:, 0], r[:, 1], yerr=err, label=f"{form} / {backend}", capsize=2, **st)
+        fin = np.isfinite(r[:, 4])
+        up = np.where(np.isfinite(r[fin, 6]), r[fin, 6] - r[fin, 4], 0)
+        a2.errorbar(r[fin, 0], r[fin, 4], yerr=[r[fin, 4] - r[fin, 5], up], capsize=2, **st)
+        a3.plot(r[:, 0], r[:, 7], **st)
+        a3.fill_between(r[:, 0], r[:, 8], r[:, 9], color=st["color"], alpha=0.15)
+    _size_axes([a1, a2, a3], t.drop_duplicates("cells").sort_values("cells"))
+    _legend(a1, fontsize=6)
     fig.tight_layout()
     return _finish(fig, provenance_note(trials), out, "scaling")
+
+
+def performance_profile_figure(
+    summary: pd.DataFrame, trials: pd.DataFrame, out: Path
+) -> list[Path]:
+    """Dolan-Moré profile of TTS99 over the suite's puzzles: for each cell, the fraction of
+    puzzles on which its TTS99 is within a factor r of the best cell's."""
+    from . import stats
+
+    tts = summary.pivot_table(
+        index="puzzle", columns=["form_variant", "backend"], values="tts99_s", aggfunc="first"
+    )
+    ratios = stats.performance_profile(tts)
+    styles = Styles(trials)
+    fig, ax = plt.subplots(figsize=(4.6, 3.2))
+    finite = ratios.replace(np.inf, np.nan).max().max()
+    top = max(2.0, float(finite) * 1.5 if finite == finite else 2.0)
+    for (form, backend), r in ratios.items():
+        x = np.sort(r.to_numpy())
+        y = np.arange(1, len(x) + 1) / len(x)
+        xs = np.r_[1.0, np.minimum(x, top)]
+        ys = np.r_[0.0, np.where(np.isfinite(x), y, np.nan)]
+        ys = pd.Series(ys).ffill().fillna(0).to_numpy()
+        ax.step(
+            xs,
+            ys,
+            where="post",
+            label=f"{form} / {backend}",
+            **{k: v for k, v in styles.cell(form, backend).items() if k != "marker"},
+        )
+    ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+    ax.set_xlim(1, top)
+    ax.set_ylim(0, 1.02)
+    ax.set_xlabel("r: TTS99 within r x the best cell's")
+    ax.set_ylabel("fraction of puzzles")
+    ax.grid(alpha=0.3, which="both")
+    _legend(ax, fontsize=6, loc="lower right")
+    fig.tight_layout()
+    return _finish(fig, provenance_note(trials), out, "performance_profile")
 
 
 def draw_board(

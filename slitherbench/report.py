@@ -15,27 +15,26 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import plots, tables
+from . import compare, plots, render, tables
 from .results import load, store_paths
 
+CAPTION = (
+    "Solved: solved/ran (skipped and error trials are counted apart, never measured); rate "
+    "with its 95% Wilson interval; iterations over solved trials only (every solve; rounds: "
+    "energy-0 solves) with bootstrap 95% intervals; times over the trials that ran; TTS99 = "
+    "tau ln(0.01)/ln(1-p) with tau = the trial's time budget, its interval from p's; E=0 rate: "
+    "share of solves reaching energy 0; exact: CP-SAT running the same iterative method (from "
+    "the store's exact cell or its exact_reference)."
+)
 TABLES = (
-    (
-        "table_by_puzzle",
-        None,
-        "Per puzzle, formulation and backend. Iterations over solved trials (iter: every solve; "
-        "rounds: energy-0 solves); times over all trials (s); exact_iter: CP-SAT running the same "
-        "iterative method (from the store's exact cell or its exact_reference).",
-    ),
-    (
-        "table_by_form_backend",
-        tables.CELL_KEYS,
-        "Per formulation and backend, over the whole suite.",
-    ),
+    ("table_by_puzzle", None, "Per puzzle, formulation and backend."),
+    ("table_by_form_backend", tables.SIZE_KEYS, "Per board size, formulation and backend."),
 )
 
 
 def _write_tables(
     trials: pd.DataFrame,
+    iterations: pd.DataFrame,
     out: Path,
     note: str,
     group_by: list[str] | None,
@@ -43,16 +42,32 @@ def _write_tables(
     reference: pd.DataFrame | None,
 ) -> list[Path]:
     files: list[Path] = []
-    for stem, keys, caption in TABLES:
+    cols = render.check_columns(columns)
+    for stem, keys, title in TABLES:
         keys = keys or group_by or [*tables.PUZZLE_KEYS, *tables.CELL_KEYS]
-        summary = tables.summarise(trials, keys, reference)
-        df = tables.select_columns(summary, keys, columns)
+        summary = tables.summarise(trials, keys, reference, iterations)
+        first = {v: k for k, v in enumerate(dict.fromkeys(summary[keys[0]]))}
+        summary = summary.sort_values(keys[0], key=lambda s: s.map(first), kind="stable")
+        summary = summary.reset_index(drop=True)  # rows of one group together, run order kept
+        caption = f"{title} {CAPTION} {note}"
         md, tex, csv = (out / f"{stem}.{ext}" for ext in ("md", "tex", "csv"))
-        md.write_text(tables.to_markdown(df, f"{caption} {note}"))
-        tex.write_text(tables.to_latex(df, f"{caption} {note}", label=f"tab:{stem}"))
+        md.write_text(render.to_markdown(summary, keys, cols, caption))
+        tex.write_text(render.to_latex(summary, keys, cols, caption, label=f"tab:{stem}"))
         summary.to_csv(csv, index=False)
         files += [md, tex, csv]
     return files
+
+
+def write_comparison(trials: pd.DataFrame, spec: str, out: Path, note: str) -> Path:
+    a, sep, b = spec.partition(",")
+    if not sep or not a or not b:
+        raise ValueError(f"--compare takes two names separated by a comma, got {spec!r}")
+    results = compare.compare(trials, a.strip(), b.strip())
+    path = out / f"compare_{a.strip()}_vs_{b.strip()}.md".replace("/", "-")
+    path.write_text(compare.to_markdown(results, note))
+    for label, r in results:
+        print(f"{label}: {r.verdict}")
+    return path
 
 
 def _write_figures(
@@ -62,6 +77,10 @@ def _write_figures(
     if trials["puzzle"].nunique() > 1:
         files += plots.iterations_figure(trials, out, panel="puzzle")
     files += plots.time_to_solution_figure(trials, out)
+    if trials["puzzle"].nunique() > 1:
+        files += plots.time_to_solution_figure(trials, out, per_puzzle=True)
+        by_puzzle = tables.summarise(trials, ["puzzle", *tables.CELL_KEYS])
+        files += plots.performance_profile_figure(by_puzzle, trials, out)
     if (trials["rows"] * trials["cols"]).nunique() > 1:
         files += plots.scaling_figure(trials, out)
     chosen = (
@@ -83,6 +102,7 @@ def build_report(
     board_trial: str | None = None,
     reference: pd.DataFrame | None = None,
     pool: bool = False,
+    compare_spec: str | None = None,
 ) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     if trials.empty:
@@ -103,8 +123,10 @@ def build_report(
         f"From experiment(s) {', '.join(source['experiments'])}; config hash(es) "
         f"{', '.join(source['config_hashes'])}; {len(trials)} trials."
     )
-    files = _write_tables(trials, out, note, group_by, columns, reference)
+    files = _write_tables(trials, iterations, out, note, group_by, columns, reference)
     files += _write_figures(trials, iterations, out, board_trial)
+    if compare_spec:
+        files.append(write_comparison(trials, compare_spec, out, note))
     manifest = {"source": source, "files": [f.name for f in files]}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2))
     return manifest
@@ -152,10 +174,18 @@ def _parser() -> argparse.ArgumentParser:
         help="comma-separated grouping of the first table (default puzzle,size,clues,form_variant,backend)",
     )
     ap.add_argument(
-        "--columns", help=f"comma-separated columns (default all: {','.join(tables.ALL_COLUMNS)})"
+        "--columns",
+        help=f"comma-separated columns (default {','.join(render.DEFAULT_COLUMNS)}; "
+        f"all: {','.join(render.COLUMNS)})",
     )
     ap.add_argument("--experiment", help="keep only this experiment's trials")
     ap.add_argument("--board-trial", help="key of the trial drawn in the board figure")
+    ap.add_argument(
+        "--compare",
+        metavar="A,B",
+        help="paired tests of two cells: formulations (hubo,qubo), backends, form variants or "
+        "cell labels (hubo/sa,qubo/sa)",
+    )
     ap.add_argument(
         "--pool",
         action="store_true",
@@ -192,6 +222,7 @@ def main(argv: list[str] | None = None) -> int:
             board_trial=args.board_trial,
             reference=exact_reference(stores, args.exact),
             pool=args.pool,
+            compare_spec=args.compare,
         )
     except (OSError, ValueError, KeyError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -8,24 +8,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from . import stats
+
 PUZZLE_KEYS = ["puzzle", "size", "clues"]
 CELL_KEYS = ["form_variant", "backend"]
-ALL_COLUMNS = (
-    "solved",
-    "iter_min",
-    "iter_median",
-    "iter_mean",
-    "iter_max",
-    "rounds_median",
-    "wall_median_s",
-    "wall_iqr_s",
-    "solve_median_s",
-    "solve_iqr_s",
-    "variables",
-    "terms",
-    "max_degree",
-    "exact_iter",
-)
+SIZE_KEYS = ["size", *CELL_KEYS]
+# Outcomes of a trial that ran; skipped and error trials are counted, never measured.
+RAN = ("solved", "max_iterations", "timeout")
 
 
 def _iqr(x: pd.Series) -> float:
@@ -83,112 +72,99 @@ def exact_iterations(trials: pd.DataFrame, reference: pd.DataFrame | None = None
     return ex.groupby("puzzle")["iterations"].median()
 
 
-def summarise(
-    trials: pd.DataFrame, group_by: Sequence[str], reference: pd.DataFrame | None = None
-) -> pd.DataFrame:
-    """One row per group. Iteration statistics are over solved trials; times over all trials.
+def ran_only(trials: pd.DataFrame) -> pd.DataFrame:
+    """The trials that ran: the only ones any time, iteration or energy statistic uses."""
+    return trials[trials["status"].isin(RAN)]
 
-    ``iter_*`` count every solve (as the reference page does, retries of a non-zero-energy
-    sample included); ``rounds_median`` counts only the energy-0 solves, i.e. cut rounds.
-    """
+
+def _success(ran: pd.DataFrame) -> dict[str, object]:
+    k, n = int((ran.status == "solved").sum()), len(ran)
+    lo, hi = stats.wilson(k, n)
+    tau = float(ran["time_limit_s"].median()) if n and "time_limit_s" in ran else np.nan
+    tts, tts_lo, tts_hi = stats.tts99_ci(tau, k, n)
+    return {
+        "trials": n,
+        "n_solved": k,
+        "solved": f"{k}/{n}",
+        "success": k / n if n else np.nan,
+        "success_lo": lo,
+        "success_hi": hi,
+        "tts99_s": tts,
+        "tts99_s_lo": tts_lo,
+        "tts99_s_hi": tts_hi,
+        "tts99_tau_s": tau,
+    }
+
+
+def _medians(ran: pd.DataFrame) -> dict[str, object]:
+    ok = ran[ran.status == "solved"]
+    out: dict[str, object] = {}
+    for name, values in (
+        ("iter_median", ok["iterations"]),
+        ("rounds_median", ok["iterations"] - ok["retries"]),
+        ("wall_median_s", ran["wall_s"]),
+        ("solve_median_s", ran["solve_s"]),
+    ):
+        out[name], out[f"{name}_lo"], out[f"{name}_hi"] = stats.median_ci(values.to_numpy())
+    it = ok["iterations"]
+    out.update(
+        iter_min=it.min() if len(it) else np.nan,
+        iter_mean=it.mean() if len(it) else np.nan,
+        iter_max=it.max() if len(it) else np.nan,
+        wall_iqr_s=_iqr(ran["wall_s"]),
+        solve_iqr_s=_iqr(ran["solve_s"]),
+        variables=ran["num_variables"].median() if len(ran) else np.nan,
+        terms=ran["num_terms"].median() if len(ran) else np.nan,
+        max_degree=ran["max_degree"].max() if len(ran) else np.nan,
+    )
+    return out
+
+
+def _solves(ran: pd.DataFrame, iterations: pd.DataFrame | None) -> dict[str, object]:
+    """Per solve: the rate of energy-0 samples and a per-solve TTS99 (tau = median solve)."""
+    if iterations is None or iterations.empty or ran.empty:
+        return {"solves": 0, "zero_rate": np.nan, "tts99_solve_s": np.nan}
+    its = iterations[iterations["key"].isin(set(ran["key"]))]
+    if its.empty:
+        return {"solves": 0, "zero_rate": np.nan, "tts99_solve_s": np.nan}
+    zero = float((its["energy"] == 0).mean())
+    return {
+        "solves": len(its),
+        "zero_rate": zero,
+        "tts99_solve_s": stats.tts99(float(its["solve_s"].median()), zero),
+    }
+
+
+def summarise(
+    trials: pd.DataFrame,
+    group_by: Sequence[str],
+    reference: pd.DataFrame | None = None,
+    iterations: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """One row per group. Skipped and error trials are counted (``skipped``, ``errors``) and
+    left out of every statistic; iteration statistics are over solved trials (labelled so),
+    times over the trials that ran. Intervals are 95%: Wilson for rates, bootstrap for
+    medians, Wilson mapped through TTS99 = tau ln(0.01)/ln(1-p) with tau = the time budget.
+    ``iter_*`` count every solve (retries of a non-zero-energy sample included, as the
+    reference page does); ``rounds_median`` counts only the energy-0 solves (cut rounds)."""
     t = with_size(trials)
     exact = exact_iterations(t, reference)
     rows = []
     for key, d in t.groupby(list(group_by), sort=False, dropna=False):
         key = key if isinstance(key, tuple) else (key,)
-        ok = d[d.status == "solved"]
-        it = ok["iterations"]
-        row = dict(zip(group_by, key, strict=True))
+        ran = ran_only(d)
+        row: dict[str, object] = dict(zip(group_by, key, strict=True))
         row.update(
-            trials=len(d),
-            n_solved=len(ok),
-            solved=f"{len(ok)}/{len(d)}",
-            iter_min=it.min() if len(it) else np.nan,
-            iter_median=it.median() if len(it) else np.nan,
-            iter_mean=it.mean() if len(it) else np.nan,
-            iter_max=it.max() if len(it) else np.nan,
-            # Elimination rounds: iterations that reached energy 0 (retries excluded).
-            rounds_median=(ok["iterations"] - ok["retries"]).median() if len(ok) else np.nan,
-            wall_median_s=d["wall_s"].median(),
-            wall_iqr_s=_iqr(d["wall_s"]),
-            solve_median_s=d["solve_s"].median(),
-            solve_iqr_s=_iqr(d["solve_s"]),
-            variables=d["num_variables"].median(),
-            terms=d["num_terms"].median(),
-            max_degree=d["max_degree"].max(),
-            exact_iter=np.nan,
+            skipped=int((d.status == "skipped").sum()), errors=int((d.status == "error").sum())
         )
-        if "puzzle" in group_by:
-            row["exact_iter"] = exact.get(row["puzzle"], np.nan)
-        else:
-            names = d["puzzle"].unique()
-            vals = [exact[n] for n in names if n in exact.index]
-            row["exact_iter"] = float(np.median(vals)) if vals else np.nan
+        row.update(_success(ran))
+        row.update(_medians(ran))
+        row.update(_solves(ran, iterations))
+        names = d["puzzle"].unique()
+        vals = [exact[n] for n in names if n in exact.index]
+        row["exact_iter"] = float(np.median(vals)) if vals else np.nan
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-def _fmt(v: object) -> str:
-    if isinstance(v, float | np.floating):
-        if np.isnan(v):
-            return "–"
-        if float(v).is_integer() and abs(v) < 1e6:
-            return str(int(v))
-        return f"{v:.3g}" if abs(v) < 100 else f"{v:.0f}"
-    return str(v)
-
-
-def to_markdown(df: pd.DataFrame, caption: str = "") -> str:
-    cols = list(df.columns)
-    lines = [f"| {' | '.join(cols)} |", "|" + "|".join("---" for _ in cols) + "|"]
-    for _, r in df.iterrows():
-        lines.append("| " + " | ".join(_fmt(r[c]) for c in cols) + " |")
-    out = "\n".join(lines) + "\n"
-    return (caption + "\n\n" + out) if caption else out
-
-
-def _tex(s: str) -> str:
-    for a, b in (
-        ("\\", r"\textbackslash{}"),
-        ("_", r"\_"),
-        ("%", r"\%"),
-        ("&", r"\&"),
-        ("#", r"\#"),
-        ("[", "{[}"),
-        ("]", "{]}"),
-    ):
-        s = s.replace(a, b)
-    return s
-
-
-def to_latex(df: pd.DataFrame, caption: str = "", label: str = "") -> str:
-    cols = list(df.columns)
-    align = "".join("l" if df[c].dtype == object else "r" for c in cols)
-    body = [r"\begin{table}[t]", r"\centering", r"\small"]
-    if caption:
-        body.append(rf"\caption{{{_tex(caption)}}}")
-    if label:
-        body.append(rf"\label{{{label}}}")
-    body += [
-        rf"\begin{{tabular}}{{{align}}}",
-        r"\toprule",
-        " & ".join(_tex(c) for c in cols) + r" \\",
-        r"\midrule",
-    ]
-    for _, r in df.iterrows():
-        body.append(" & ".join(_tex(_fmt(r[c])) for c in cols) + r" \\")
-    body += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
-    return "\n".join(body) + "\n"
-
-
-def select_columns(
-    summary: pd.DataFrame, group_by: Sequence[str], columns: Sequence[str] | None
-) -> pd.DataFrame:
-    cols = list(columns) if columns else list(ALL_COLUMNS)
-    unknown = [c for c in cols if c not in ALL_COLUMNS]
-    if unknown:
-        raise ValueError(f"unknown table columns {unknown}; choose from {', '.join(ALL_COLUMNS)}")
-    return summary[[*group_by, *cols]]
 
 
 def _short_reason(d: pd.DataFrame) -> str:
@@ -214,9 +190,10 @@ def run_summary(trials: pd.DataFrame) -> pd.DataFrame:
                 "puzzle": puzzle,
                 "form_variant": form,
                 "backend": backend,
-                "solved": f"{int((d.status == 'solved').sum())}/{len(d)}",
+                "solved": f"{int((d.status == 'solved').sum())}/{len(ran_only(d))}",
                 "median_iter": d.loc[d.status == "solved", "iterations"].median(),
-                "median_wall_s": round(float(d.wall_s.median()), 3),
+                # skipped and error trials are counted in statuses, never timed
+                "median_wall_s": round(float(ran_only(d).wall_s.median()), 3),
                 "statuses": ",".join(f"{k}:{v}" for k, v in d.status.value_counts().items()),
                 "note": _short_reason(d),
             }

@@ -65,16 +65,25 @@ def test_report_tables_count_what_the_raw_records_say(smoke_store: Path, tmp_pat
             & (raw.backend == row["backend"])
         ]
         assert row["solved"] == f"{int((d.status == 'solved').sum())}/{len(d)}"
+        assert row["size"] == f"{d.rows.iloc[0]}x{d.cols.iloc[0]}"
+    csv = pd.read_csv(out / "table_by_puzzle.csv")  # every statistic, not only the shown ones
+    for _, row in csv.iterrows():
+        d = raw[
+            (raw.puzzle == row["puzzle"])
+            & (raw.form_variant == row["form_variant"])
+            & (raw.backend == row["backend"])
+        ]
         ok = d[d.status == "solved"]
         if len(ok):
-            assert float(row["iter_max"]) == ok.iterations.max()
-            assert float(row["iter_min"]) == ok.iterations.min()
-        assert row["size"] == f"{d.rows.iloc[0]}x{d.cols.iloc[0]}"
-    agg = _md_rows(out / "table_by_form_backend.md")
-    assert len(agg) == raw.groupby(["form_variant", "backend"]).ngroups
+            assert row["iter_max"] == ok.iterations.max()
+            assert row["iter_min"] == ok.iterations.min()
+            assert row["iter_median"] == ok.iterations.median()
+    agg = _md_rows(out / "table_by_form_backend.md")  # per board size
+    assert len(agg) == raw.groupby(["rows", "cols", "form_variant", "backend"]).ngroups
     tex = (out / "table_by_puzzle.tex").read_text()
     assert "\\toprule" in tex and "\\midrule" in tex and "\\bottomrule" in tex
-    assert tex.count("\\\\") == len(rows) + 1
+    assert "\\multicolumn" in tex and "\\cmidrule" in tex
+    assert tex.count("\\\\") == len(rows) + 2  # two header rows: groups, then labels
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["source"]["trials"] == 16
     assert manifest["source"]["experiments"] == ["smoke"]
@@ -83,6 +92,8 @@ def test_report_tables_count_what_the_raw_records_say(smoke_store: Path, tmp_pat
         "iterations_by_backend",
         "iterations_by_puzzle",
         "time_to_solution",
+        "time_to_target_by_puzzle",
+        "performance_profile",
         "scaling",
         "board_iterations",
     ):

@@ -1,0 +1,192 @@
+"""Statistics against known values, and the report's intervals and paired tests on synthetic
+stores whose answer is known, recomputed here from the raw rows."""
+
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from slitherbench import stats, tables
+from slitherbench.compare import compare
+from slitherbench.record import Iteration, Trial
+from slitherbench.report import build_report
+from slitherbench.store import ResultStore
+
+
+def test_wilson_interval_known_values() -> None:
+    # Wilson 95% for 8/10: (0.4902, 0.9433) (Newcombe 1998, table I); 0/10 and 10/10 ends.
+    lo, hi = stats.wilson(8, 10)
+    assert lo == pytest.approx(0.4902, abs=1e-4) and hi == pytest.approx(0.9433, abs=1e-4)
+    assert stats.wilson(0, 10)[0] == 0 and stats.wilson(0, 10)[1] == pytest.approx(0.2775, abs=1e-4)
+    assert stats.wilson(10, 10)[1] == pytest.approx(1.0)
+    assert all(math.isnan(v) for v in stats.wilson(0, 0))
+
+
+def test_tts99_at_p_0_half_and_1() -> None:
+    assert stats.tts99(10.0, 0.0) == math.inf
+    assert stats.tts99(10.0, 0.5) == pytest.approx(10 * math.log(0.01) / math.log(0.5))  # 66.44
+    assert stats.tts99(10.0, 0.5) == pytest.approx(66.4386, abs=1e-3)
+    assert stats.tts99(10.0, 1.0) == 10.0
+    tts, lo, hi = stats.tts99_ci(10.0, 5, 10)
+    w_lo, w_hi = stats.wilson(5, 10)
+    assert tts == stats.tts99(10.0, 0.5)
+    assert lo == pytest.approx(stats.tts99(10.0, w_hi)) and hi == pytest.approx(
+        stats.tts99(10.0, w_lo)
+    )
+    assert stats.tts99_ci(10.0, 0, 10)[2] == math.inf
+
+
+def test_mcnemar_on_a_hand_made_table() -> None:
+    # 10 discordant pairs all one way: exact two-sided p = 2 * 0.5^10 = 0.001953125.
+    pairs = pd.DataFrame(
+        {
+            "solved_a": [True] * 10 + [True] * 5 + [False] * 5,
+            "solved_b": [False] * 10 + [True] * 5 + [False] * 5,
+            "wall_s_a": 1.0,
+            "wall_s_b": 2.0,
+            "iterations_a": 1,
+            "iterations_b": 1,
+        }
+    )
+    r = stats.paired_test(pairs, "A", "B")
+    assert (r.a_only, r.b_only, r.both, r.neither) == (10, 0, 5, 5)
+    assert r.mcnemar_p == pytest.approx(2 * 0.5**10)
+    assert r.verdict.startswith("A solves more than B")
+    same = pairs.assign(solved_b=pairs.solved_a)
+    r2 = stats.paired_test(same, "A", "B")
+    assert r2.mcnemar_p == 1.0 and r2.verdict.startswith("no significant difference")
+
+
+def test_median_interval_matches_a_resampling_bootstrap() -> None:
+    from scipy.stats import bootstrap
+
+    rng = np.random.default_rng(1)
+    for n in (9, 40, 301):
+        x = rng.exponential(size=n)
+        med, lo, hi = stats.median_ci(x)
+        assert med == np.median(x) and lo < med < hi
+        ref = bootstrap((x,), np.median, method="percentile", n_resamples=20000, random_state=rng)
+        # The exact bounds are order statistics; resampling lands on or next to them.
+        xs = np.sort(x)
+        for exact, approx in ((lo, ref.confidence_interval.low), (hi, ref.confidence_interval.high)):
+            k = int(np.searchsorted(xs, exact))
+            assert xs[max(k - 1, 0)] <= approx <= xs[min(k + 1, n - 1)], (n, exact, approx)
+    assert stats.median_ci([2.0, 2.0, 2.0]) == (2.0, 2.0, 2.0)
+    assert math.isnan(stats.median_ci([])[0]) and math.isnan(stats.median_ci([3.0])[1])
+
+
+def test_performance_profile_ratios() -> None:
+    tts = pd.DataFrame({"a": [1.0, 4.0, math.inf], "b": [2.0, 2.0, 5.0]}, index=["p1", "p2", "p3"])
+    r = stats.performance_profile(tts)
+    assert r.loc["p1", "a"] == 1 and r.loc["p1", "b"] == 2
+    assert r.loc["p2", "a"] == 2 and r.loc["p3", "a"] == math.inf and r.loc["p3", "b"] == 1
+
+
+def _store(root: Path, outcomes: dict[str, list[str]], time_limit: float = 10.0) -> ResultStore:
+    """Cells -> per-seed statuses on one puzzle; wall time grows with the seed."""
+    store = ResultStore(root)
+    for cell, statuses in outcomes.items():
+        form, backend = cell.split("/")
+        for seed, status in enumerate(statuses):
+            ran = status in ("solved", "max_iterations", "timeout")
+            t = Trial(
+                key=f"{cell.replace('/', '_')}-r{seed}",
+                experiment="syn",
+                config_hash=cell,
+                cell=cell,
+                puzzle="p",
+                rows=5,
+                cols=5,
+                puzzle_rows="/".join(["....."] * 5),
+                form_variant=form,
+                formulation=form,
+                backend=backend,
+                seed=seed,
+                repetition=seed,
+                status=status,
+                time_limit_s=time_limit,
+                iterations=2 + seed % 3 if ran else 0,
+                retries=0,
+                wall_s=1.0 + seed if ran else 0.0,
+                solve_s=0.5 + seed if ran else 0.0,
+                timestamp=f"2026-01-01T00:00:{seed:02d}",
+            )
+            its = [
+                Iteration(iteration=k, energy=int(status != "solved"), solve_s=0.1, edges="0" * 60)
+                for k in range(1, t.iterations + 1)
+            ]
+            store.write(t, its)
+    store.compact()
+    return store
+
+
+def test_skipped_and_error_trials_enter_no_statistic(tmp_path: Path) -> None:
+    store = _store(tmp_path, {"hubo/x": ["solved"] * 4 + ["skipped"] * 3 + ["error"] * 2})
+    t = store.trials()
+    row = tables.summarise(t, tables.CELL_KEYS, iterations=store.iterations()).iloc[0]
+    ran = t[t.status.isin(tables.RAN)]
+    assert (row.trials, row.skipped, row.errors, row.solved) == (4, 3, 2, "4/4")
+    assert row.success == 1.0
+    assert row.wall_median_s == ran.wall_s.median() == 2.5  # not pulled down by the zeros
+    assert row.solve_median_s == ran.solve_s.median()
+    assert row.iter_median == ran.iterations.median()
+    assert row.zero_rate == 1.0  # the skipped/errored trials' solves are not counted
+    summary = tables.run_summary(t)
+    assert summary.iloc[0].median_wall_s == 2.5 and summary.iloc[0].solved == "4/4"
+
+
+def test_report_intervals_and_paired_test_on_a_known_answer(tmp_path: Path) -> None:
+    n = 12
+    store = _store(tmp_path / "s", {"hubo/sa": ["solved"] * n, "qubo/sa": ["max_iterations"] * n})
+    trials, iters = store.trials(), store.iterations()
+    build_report(trials, iters, tmp_path / "rep", compare_spec="hubo,qubo")
+    csv = pd.read_csv(tmp_path / "rep" / "table_by_puzzle.csv").set_index("form_variant")
+    # Recomputed from the raw rows.
+    lo, _ = stats.wilson(n, n)
+    assert csv.loc["hubo", "success_lo"] == pytest.approx(lo)
+    assert csv.loc["hubo", "tts99_s"] == 10.0  # p = 1: one budget
+    assert csv.loc["qubo", "success"] == 0 and csv.loc["qubo", "tts99_s"] == math.inf
+    assert csv.loc["qubo", "success_hi"] == pytest.approx(stats.wilson(0, n)[1])
+    text = (tmp_path / "rep" / "compare_hubo_vs_qubo.md").read_text()
+    assert f"hubo solves more than qubo (McNemar exact p = {2 * 0.5**n:.3g}, {n} pairs)" in text
+    ((r_label, r),) = compare(trials, "hubo", "qubo")
+    assert r_label == "backend=sa" and (r.a_only, r.b_only) == (n, 0)
+    md = (tmp_path / "rep" / "table_by_puzzle.md").read_text()
+    assert "**1 [" in md  # the best success rate of the puzzle's group is bold
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no LaTeX engine (CI installs one)")
+def test_every_generated_latex_table_compiles(tmp_path: Path) -> None:
+    store = _store(
+        tmp_path / "s",
+        {
+            "hubo[aux]/sa": ["solved", "timeout"] * 3,
+            "qubo/open_jij": ["solved"] * 6,
+            "cons/exact": ["skipped"] * 6,
+        },
+    )
+    build_report(store.trials(), store.iterations(), tmp_path / "rep")
+    texs = sorted((tmp_path / "rep").glob("*.tex"))
+    assert len(texs) == 2
+    for tex in texs:
+        doc = tmp_path / f"doc-{tex.stem}.tex"
+        doc.write_text(
+            "\\documentclass{article}\n\\usepackage{booktabs,graphicx}\n\\usepackage[margin=1cm,landscape]{geometry}\n"
+            f"\\begin{{document}}\n\\input{{{tex}}}\n\\end{{document}}\n"
+        )
+        r = subprocess.run(
+            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert r.returncode == 0, r.stdout[-3000:]
+        assert (tmp_path / f"doc-{tex.stem}.pdf").stat().st_size > 1000
