@@ -20,6 +20,7 @@ from .plan import CONF_DIR
 from .puzzle import PuzzleFormatError
 from .record import ConfigError
 from .tables import run_summary
+from .tune import run_tuning
 
 __all__ = ["CONF_DIR", "main", "run_experiment"]
 
@@ -41,6 +42,9 @@ OmegaConf.register_new_resolver("slitherbench_logs", log_dir, replace=True)
 @hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="config")
 def main(cfg: DictConfig) -> None:
     try:
+        if cfg.get("tune"):
+            print(run_tuning(cfg).to_string(index=False))
+            return
         trials = run_experiment(cfg)
     except (ConfigError, PuzzleFormatError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import socket
+import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -144,6 +145,39 @@ def _prepare_store(out: Path) -> ResultStore:
     return store
 
 
+def _start_helpers(cfg: DictConfig, out: Path) -> list[tuple[subprocess.Popen, Path]]:
+    """``workers=N``: N - 1 more processes run the same command into the same store; claims
+    split the trials between them. Only from the command line (the overrides are Hydra's)."""
+    n = int(cfg.get("workers") or 1)
+    if n <= 1 or _in_multirun():
+        return []
+    from hydra.core.hydra_config import HydraConfig
+
+    try:
+        overrides = [o for o in HydraConfig.get().overrides.task if not o.startswith("workers=")]
+    except ValueError:  # compose API: one process
+        return []
+    helpers = []
+    for k in range(1, n):
+        log = out / "logs" / f"worker-{k}-{os.getpid()}.log"
+        log.parent.mkdir(parents=True, exist_ok=True)
+        cmd = [sys.executable, "-m", "slitherbench", *overrides, "workers=1", "progress=false"]
+        with open(log, "w") as fh:
+            helpers.append((subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT), log))
+    print(f"{n} workers share this run (logs of the others: {out / 'logs'})", file=sys.stderr)
+    return helpers
+
+
+def _join_helpers(helpers: list[tuple[subprocess.Popen, Path]], interrupted: bool) -> None:
+    for proc, log in helpers:
+        if interrupted:
+            proc.terminate()
+        if proc.wait() not in (0, -15, 130) and not interrupted:
+            print(
+                f"warning: a worker ended with code {proc.returncode}; see {log}", file=sys.stderr
+            )
+
+
 def run_experiment(
     cfg: DictConfig, results_dir: str | Path | None = None, config_name: str = "config.yaml"
 ) -> pd.DataFrame:
@@ -162,9 +196,13 @@ def run_experiment(
             raise ConfigError(reason)
     jobs = plan_jobs(cfg, cells, puzzles)
     todo = pending(jobs, set() if cfg.overwrite else store.finished_keys())
+    helpers = _start_helpers(cfg, out) if todo else []
+    done = False
     try:
         skipped = _run_jobs(store, jobs, todo, cfg)
+        done = True
     finally:
+        _join_helpers(helpers, interrupted=not done)
         store.compact()
     everything = store.trials()
     order = {j.key: k for k, j in enumerate(jobs)}  # the experiment's cell and puzzle order

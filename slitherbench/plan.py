@@ -30,6 +30,8 @@ from .puzzle import Puzzle, PuzzleFormatError
 from .record import ConfigError
 
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
+# ${slitherbench_conf:tuned} in a config: a path inside this conf/ directory, wherever the run.
+OmegaConf.register_new_resolver("slitherbench_conf", lambda sub: str(CONF_DIR / sub), replace=True)
 
 
 @dataclass
@@ -40,10 +42,11 @@ class Cell:
     backend: Backend
     formulation_cfg: dict[str, Any]
     backend_cfg: dict[str, Any]
+    tuned: bool = False  # parameters from conf/tuned/ (experiment=tune)
 
     @property
     def label(self) -> str:
-        return f"{self.formulation.name}/{self.backend.name}"
+        return f"{self.formulation.name}/{self.backend.name}" + ("+tuned" if self.tuned else "")
 
     @property
     def packages(self) -> tuple[str, ...]:
@@ -90,7 +93,31 @@ def _searchpath() -> list[str]:
         return []
 
 
-def compose_cell(spec: Mapping[str, Any]) -> Cell:
+def tuned_params(tuned_dir: str | Path, formulation: str, backend: str) -> dict[str, Any] | None:
+    """The settings experiment=tune wrote for this pair, or None."""
+    path = Path(tuned_dir) / f"{formulation}_{backend}.yaml"
+    if not path.exists():
+        return None
+    return _plain(OmegaConf.load(path))
+
+
+def with_tuned(spec: Mapping[str, Any], tuned_dir: str | Path) -> tuple[dict[str, Any], bool]:
+    """``spec`` with the tuned parameters laid over its own, and whether there were any."""
+    found = tuned_params(tuned_dir, str(spec["formulation"]), str(spec["backend"]))
+    if found is None:
+        print(
+            f"note: no tuned settings for {spec['formulation']}/{spec['backend']} in {tuned_dir} "
+            "(run experiment=tune): it runs with its own",
+            file=sys.stderr,
+        )
+        return dict(spec), False
+    out = dict(spec)
+    for key in ("formulation_params", "backend_params"):
+        out[key] = {**(spec.get(key) or {}), **(found.get(key) or {})}
+    return out, True
+
+
+def compose_cell(spec: Mapping[str, Any], tuned: bool = False) -> Cell:
     """A cell from ``{formulation: NAME, backend: NAME, formulation_params, backend_params}``."""
     for key in ("formulation", "backend"):
         if key not in spec:
@@ -105,7 +132,9 @@ def compose_cell(spec: Mapping[str, Any]) -> Cell:
         raise ConfigError(f"cell {dict(spec)}: {' '.join(str(exc).split())}") from None
     f = OmegaConf.merge(cfg.formulation, spec.get("formulation_params") or {})
     b = OmegaConf.merge(cfg.backend, spec.get("backend_params") or {})
-    return build_cell(_plain(f), _plain(b))
+    cell = build_cell(_plain(f), _plain(b))
+    cell.tuned = tuned
+    return cell
 
 
 def _plain(node: Any) -> dict[str, Any]:
@@ -115,7 +144,16 @@ def _plain(node: Any) -> dict[str, Any]:
 def resolve_cells(cfg: DictConfig) -> list[Cell]:
     """The experiment's cells, or the one cell the formulation/backend groups chose."""
     if cfg.cells is None:
-        return [build_cell(_plain(cfg.formulation), _plain(cfg.backend))]
+        cell = build_cell(_plain(cfg.formulation), _plain(cfg.backend))
+        if not cfg.get("tuned"):
+            return [cell]
+        specs = [
+            {
+                "formulation": _group_name("formulation", cell),
+                "backend": _group_name("backend", cell),
+            }
+        ]
+        return [compose_cell(*with_tuned(specs[0], cfg.tuned_dir))]
     specs = [_plain(s) if isinstance(s, DictConfig) else dict(s) for s in cfg.cells]
     if cfg.cell is not None:
         if not 0 <= int(cfg.cell) < len(specs):
@@ -123,7 +161,16 @@ def resolve_cells(cfg: DictConfig) -> list[Cell]:
                 f"cell={cfg.cell} but the experiment has {len(specs)} cells (0..{len(specs) - 1})"
             )
         specs = [specs[int(cfg.cell)]]
+    if cfg.get("tuned"):
+        return [compose_cell(*with_tuned(s, cfg.tuned_dir)) for s in specs]
     return [compose_cell(s) for s in specs]
+
+
+def _group_name(group: str, cell: Cell) -> str:
+    try:
+        return str(HydraConfig.get().runtime.choices[group])
+    except (ValueError, KeyError):  # compose API: the object's own name
+        return cell.formulation.name if group == "formulation" else cell.backend.name
 
 
 # -- checking the top-level settings -----------------------------------------------------
@@ -135,6 +182,7 @@ SETTINGS = {
     "time_limit_s": ("number", 0.0, False),
     "claim_timeout_s": ("number", 0.0, True),
     "cell": ("integer", 0, True),
+    "workers": ("integer", 1, False),
     "overwrite": ("boolean", None, False),
     "progress": ("boolean", None, False),
     "trace": ("boolean", None, False),

@@ -70,15 +70,19 @@ def write_comparison(trials: pd.DataFrame, spec: str, out: Path, note: str) -> P
     return path
 
 
+MAX_PANELS = 12  # beyond this many puzzles, per-puzzle figures are drawn per board size
+
+
 def _write_figures(
     trials: pd.DataFrame, iterations: pd.DataFrame, out: Path, board_trial: str | None
 ) -> list[Path]:
+    trials = tables.with_size(trials)
     files = plots.iterations_figure(trials, out, panel="backend")
-    if trials["puzzle"].nunique() > 1:
-        files += plots.iterations_figure(trials, out, panel="puzzle")
     files += plots.time_to_solution_figure(trials, out)
     if trials["puzzle"].nunique() > 1:
-        files += plots.time_to_solution_figure(trials, out, per_puzzle=True)
+        panel = "puzzle" if trials["puzzle"].nunique() <= MAX_PANELS else "size"
+        files += plots.iterations_figure(trials, out, panel=panel)
+        files += plots.time_to_solution_figure(trials, out, panel=panel)
         by_puzzle = tables.summarise(trials, ["puzzle", *tables.CELL_KEYS])
         files += plots.performance_profile_figure(by_puzzle, trials, out)
     if (trials["rows"] * trials["cols"]).nunique() > 1:

@@ -23,7 +23,7 @@ def _iqr(x: pd.Series) -> float:
 
 
 def _settings(row: pd.Series) -> dict[str, object]:
-    out: dict[str, object] = {}
+    out: dict[str, object] = {"tuned": str(row.get("cell", "")).endswith("+tuned")}
     for col, prefix in (("formulation_params", ""), ("backend_params", "")):
         if isinstance(row.get(col), str) and row.get(col):
             out.update({f"{prefix}{k}": v for k, v in json.loads(row[col]).items()})
@@ -121,7 +121,8 @@ def _medians(ran: pd.DataFrame) -> dict[str, object]:
 
 
 def _solves(ran: pd.DataFrame, iterations: pd.DataFrame | None) -> dict[str, object]:
-    """Per solve: the rate of energy-0 samples and a per-solve TTS99 (tau = median solve)."""
+    """Per solve: the rate of energy-0 samples and a per-solve TTS99 (tau = median solve).
+    ``iterations``: the group's own iteration rows (or None)."""
     if iterations is None or iterations.empty or ran.empty:
         return {"solves": 0, "zero_rate": np.nan, "tts99_solve_s": np.nan}
     its = iterations[iterations["key"].isin(set(ran["key"]))]
@@ -149,6 +150,12 @@ def summarise(
     reference page does); ``rounds_median`` counts only the energy-0 solves (cut rounds)."""
     t = with_size(trials)
     exact = exact_iterations(t, reference)
+    t["_group"] = t.groupby(list(group_by), sort=False, dropna=False).ngroup()
+    its_of: dict[int, pd.DataFrame] = {}
+    if iterations is not None and not iterations.empty:  # split once, not once per group
+        cols = iterations[["key", "energy", "solve_s"]]
+        group_of = cols["key"].map(t.drop_duplicates("key").set_index("key")["_group"])
+        its_of = dict(tuple(cols.groupby(group_of)))
     rows = []
     for key, d in t.groupby(list(group_by), sort=False, dropna=False):
         key = key if isinstance(key, tuple) else (key,)
@@ -159,7 +166,7 @@ def summarise(
         )
         row.update(_success(ran))
         row.update(_medians(ran))
-        row.update(_solves(ran, iterations))
+        row.update(_solves(ran, its_of.get(int(d["_group"].iloc[0]))))
         names = d["puzzle"].unique()
         vals = [exact[n] for n in names if n in exact.index]
         row["exact_iter"] = float(np.median(vals)) if vals else np.nan

@@ -74,7 +74,10 @@ def test_median_interval_matches_a_resampling_bootstrap() -> None:
         ref = bootstrap((x,), np.median, method="percentile", n_resamples=20000, random_state=rng)
         # The exact bounds are order statistics; resampling lands on or next to them.
         xs = np.sort(x)
-        for exact, approx in ((lo, ref.confidence_interval.low), (hi, ref.confidence_interval.high)):
+        for exact, approx in (
+            (lo, ref.confidence_interval.low),
+            (hi, ref.confidence_interval.high),
+        ):
             k = int(np.searchsorted(xs, exact))
             assert xs[max(k - 1, 0)] <= approx <= xs[min(k + 1, n - 1)], (n, exact, approx)
     assert stats.median_ci([2.0, 2.0, 2.0]) == (2.0, 2.0, 2.0)

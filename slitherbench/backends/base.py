@@ -30,6 +30,9 @@ class Backend(ABC):
     needs_fresh_process: ClassVar[bool] = False  # pyqbpp: variable counts are per process
     # False: a solve may overrun its time limit, so it runs in a child killed at the deadline.
     interruptible: ClassVar[bool] = True
+    # The main effort parameter tuning may search: name -> (low, high), searched on a log
+    # scale. Empty: the backend's effort is its time limit alone.
+    effort: ClassVar[dict[str, tuple[int, int]]] = {}
     # False for a baseline that is not expected to reach energy 0 (steepest descent).
     expects_solutions: ClassVar[bool] = True
 

@@ -147,6 +147,7 @@ class SABackend(DwaveBackend):
 
     name = "sa"
     sampler_path = "SimulatedAnnealingSampler"
+    effort: ClassVar[dict[str, tuple[int, int]]] = {"num_sweeps": (500, 30000)}
 
     def __init__(
         self,
@@ -181,6 +182,7 @@ class TabuBackend(DwaveBackend):
 
     name = "tabu"
     sampler_path = "TabuSampler"
+    effort: ClassVar[dict[str, tuple[int, int]]] = {"timeout_ms": (50, 5000)}
 
     def __init__(self, timeout_ms: int = 2000, **params: Any) -> None:
         super().__init__(timeout_ms=timeout_ms, **params)

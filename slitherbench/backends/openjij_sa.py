@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 from ..formulations import Model
 from ..record import Capability, SolveResult
@@ -17,6 +17,7 @@ class OpenJijBackend(Backend):
     takes = frozenset({Capability.POLYNOMIAL})
     packages = ("openjij",)
     interruptible = False  # sample_hubo runs to its end whatever the time limit
+    effort: ClassVar[dict[str, tuple[int, int]]] = {"num_sweeps": (1000, 60000)}
 
     def __init__(
         self,
