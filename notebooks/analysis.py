@@ -12,90 +12,129 @@
 # ---
 
 # %% [markdown]
-# # Iteration distributions: HUBO vs QUBO (and cons), across backends
+# # HUBO vs QUBO (and cons): what explains the comparison
 #
-# Loads a slitherbench results store (set `SLITHERBENCH_RESULTS`, default
-# `results/hubo_vs_qubo`), then shows how many elimination iterations each formulation
-# needed, how the backends compare, and one trial's iterations drawn on the board.
-# Pair with an `.ipynb` by `jupytext --set-formats ipynb,py:percent notebooks/analysis.py`.
+# Loads a slitherbench store (`SLITHERBENCH_RESULTS`, default `results/hubo_vs_qubo`) and
+# shows, in order: what ran; success and iterations per board size with 95% intervals; how
+# the model grows with each cut (where the QUBO's slack cuts cost what); the residual energy
+# of the solves that miss 0; TTS99 by size; the paired HUBO-vs-QUBO test; one trial's board.
+# Skipped and error trials are counted, never measured. Pair with an `.ipynb` by
+# `jupytext --set-formats ipynb,py:percent notebooks/analysis.py`.
 
 # %%
 import os
 from pathlib import Path
 
 import matplotlib.pyplot as plt
+import pandas as pd
 
-from slitherbench import plots, tables
+from slitherbench import compare, plots, render, tables
 from slitherbench.results import load
 
 STORE = Path(os.environ.get("SLITHERBENCH_RESULTS", "results/hubo_vs_qubo"))
+OUT = Path(os.environ.get("SLITHERBENCH_FIGURES", STORE / "notebook_figures"))
+OUT.mkdir(parents=True, exist_ok=True)
 trials, iterations = load(STORE)
-print(f"{len(trials)} trials, {len(iterations)} iterations from {STORE}")
+trials = tables.with_size(trials)
+print(f"{len(trials)} trials, {len(iterations)} solves from {STORE}")
 trials.groupby(["form_variant", "backend"]).status.value_counts().unstack(fill_value=0)
 
 # %% [markdown]
-# ## Iterations to the answer, per formulation
-# Solved trials only; the legend gives solved/total. Statistics first, then the ECDF.
+# ## Success and iterations per board size
+# Solved/ran with the Wilson 95% interval; iterations and rounds (energy-0 solves) over
+# **solved trials only**, with bootstrap intervals: read them beside the success rate.
 
 # %%
-solved = trials[trials.status == "solved"]
-solved.groupby(["form_variant", "backend"]).iterations.describe()[
-    ["count", "min", "50%", "mean", "max"]
-]
+by_size = tables.summarise(trials, tables.SIZE_KEYS, iterations=iterations)
+cols = ["solved", "success", "iter_median", "rounds_median", "tts99_s"]
+print(render.to_markdown(by_size, tables.SIZE_KEYS, cols))
 
 # %%
-fig, ax = plt.subplots(figsize=(5, 3))
+ran = tables.ran_only(trials)
 styles = plots.Styles(trials)
-for form, d in solved.groupby("form_variant"):
-    st = styles.form(form)
-    ax.hist(
-        d.iterations,
-        bins=range(1, int(solved.iterations.max()) + 2),
-        histtype="step",
-        color=st["color"],
-        linestyle=st["linestyle"],
-        label=form,
-        linewidth=1.5,
-    )
-ax.set_xlabel("iterations to the answer")
-ax.set_ylabel("solved trials")
-ax.legend()
+sizes = list(dict.fromkeys(ran.sort_values("cells")["size"]))
+fig, axes = plt.subplots(1, len(sizes), figsize=(3.4 * len(sizes), 3), squeeze=False, sharey=True)
+for ax, size in zip(axes[0], sizes, strict=True):
+    d = ran[ran["size"] == size]
+    for (form, backend), g in d.groupby(["form_variant", "backend"], sort=False):
+        x = g.loc[g.status == "solved", "iterations"].to_numpy()
+        plots.ecdf_with_band(ax, x, len(g), styles.cell(form, backend), f"{form}/{backend}")
+    ax.set_title(size)
+    ax.set_xlabel("iterations (solved trials)")
+    ax.legend(fontsize=6)
+axes[0][0].set_ylabel("fraction of trials solved")
+fig.tight_layout()
 plt.show()
 
 # %% [markdown]
-# ## Backends compared (per formulation and backend, over the whole suite)
+# ## How the model grows with each cut
+# Median variables, terms and highest degree at each iteration, per form: the HUBO adds one
+# product term of degree |L| per loop; the QUBO adds ceil(log2 |L|) slack bits and O(|L|^2)
+# quadratic terms per loop.
 
 # %%
-summary = tables.summarise(trials, tables.CELL_KEYS)
-summary[
-    [
-        "form_variant",
-        "backend",
-        "solved",
-        "iter_median",
-        "wall_median_s",
-        "solve_median_s",
-        "variables",
-        "max_degree",
-    ]
-]
+its = iterations.merge(trials[["key", "size"]], on="key")
+growth = its.groupby(["size", "form_variant", "iteration"])[
+    ["num_variables", "num_terms", "max_degree"]
+].median()
+fig, axes = plt.subplots(1, 3, figsize=(11, 3))
+for (size, form), g in growth.groupby(level=[0, 1]):
+    g = g.droplevel([0, 1])
+    for ax, col in zip(axes, g.columns, strict=True):
+        ax.plot(g.index, g[col], label=f"{form} {size}", **styles.form(form))
+for ax, col in zip(axes, growth.columns, strict=True):
+    ax.set_xlabel("iteration")
+    ax.set_ylabel(f"{col} (median)")
+    ax.grid(alpha=0.3)
+axes[0].legend(fontsize=6)
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# ## The solves that miss energy 0
+# Residual energy of the samples that were retried: how far each cell lands from a valid
+# multi-loop state.
 
 # %%
-out = Path(os.environ.get("SLITHERBENCH_FIGURES", STORE / "notebook_figures"))
-out.mkdir(parents=True, exist_ok=True)
-plots.time_to_solution_figure(trials, out)
-plots.iterations_figure(trials, out, panel="backend")
-sorted(p.name for p in out.iterdir())
+missed = its[its.energy > 0]
+if missed.empty:
+    print("every solve reached energy 0")
+else:
+    print(missed.groupby(["form_variant", "backend"]).energy.describe()[["count", "50%", "max"]])
+    missed.groupby(["form_variant", "backend"]).energy.value_counts().unstack(fill_value=0)
+
+# %% [markdown]
+# ## TTS99 by board size
+# TTS99 = tau ln(0.01) / ln(1 - p), tau = the trial's time budget; infinite where nothing
+# was solved (missing in the plot).
+
+# %%
+paths = plots.scaling_figure(trials, OUT) if trials["cells"].nunique() > 1 else []
+by_size.pivot_table(index="size", columns=["form_variant", "backend"], values="tts99_s")
+
+# %% [markdown]
+# ## The paired test: HUBO vs QUBO on the same puzzle and seed
+# McNemar's exact test on solved/unsolved pairs, Wilcoxon on pairs both solved.
+
+# %%
+forms = set(trials.formulation)
+if {"hubo", "qubo"} <= forms:
+    results = compare.compare(trials, "hubo", "qubo")
+    print(compare.to_markdown(results))
+else:
+    print(f"the store holds {sorted(forms)}: no HUBO-vs-QUBO pairs")
 
 # %% [markdown]
 # ## One trial's iterations on the board
-# Grey dashes: loops the iteration found (and then forbade); thick black: the answer loop.
+# Grey dashes: loops an iteration found (and then forbade); thick black: the answer loop.
 
 # %%
 chosen = plots.pick_board_trial(trials, iterations)
 if chosen is not None:
-    paths = plots.board_figure(chosen, iterations, out)
-    print(chosen[["puzzle", "form_variant", "backend", "iterations", "status"]].to_dict())
+    paths = plots.board_figure(chosen, iterations, OUT)
+    print(
+        pd.Series(chosen)[["puzzle", "form_variant", "backend", "iterations", "status"]].to_dict()
+    )
     from IPython.display import Image, display
 
     display(Image(filename=str(paths[0])))
