@@ -84,10 +84,12 @@ def _run_jobs(
     try:
         for job in todo:
             if not store.claim(job.key, stale_s):
-                elsewhere += 1  # another worker is running it
+                elsewhere += 1  # another worker is running it: it counts as taken
+                bar.update(1)
                 continue
             try:
                 if not cfg.overwrite and store.is_finished(job.key):
+                    bar.update(1)
                     continue  # another worker finished it since this run started
                 bar.set_postfix_str(
                     f"{job.cell.label} {job.puzzle.name or job.puzzle.size_label} r{job.repetition}"
@@ -100,7 +102,10 @@ def _run_jobs(
             if status.startswith("skipped: "):
                 skipped.setdefault(job.cell.label, status.removeprefix("skipped: "))
             bar.update(1)
-            bar.set_postfix_str(f"solved {solved}/{ran} this run")
+            bar.set_postfix_str(
+                f"solved {solved}/{ran} here"
+                + (f", {elsewhere} by other workers" if elsewhere else "")
+            )
     finally:
         bar.close()
     if todo:

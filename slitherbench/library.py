@@ -79,12 +79,7 @@ SUITES = {
         + [p for p in loopy_dev() if p.size_label == "7x7"][:2]
         + [p for p in loopy_dev() if p.size_label == "10x10"][:1]
     ),
-    "headline": lambda: (
-        [p for p in loopy_dev() if p.size_label == "5x5"][:2]
-        + [p for p in loopy_dev() if p.size_label == "7x7"][:2]
-        + [p for p in loopy_dev() if p.size_label == "10x10"][:2]
-        + [reference10()]
-    ),
+    "headline": lambda: [*SUITES["mixed"](), reference10()],
     "graded": lambda: [generated(4, 4, 1), *_loopy_first_of_each_size()],
     # Tuning trains here: generated boards (seeds far from the tiny/small suites' 1-2), so no
     # evaluation suite (Loopy corpus, reference10, tiny, small) shares a puzzle with it.

@@ -30,7 +30,7 @@ from .puzzle import Puzzle, PuzzleFormatError
 from .record import ConfigError
 
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
-# ${slitherbench_conf:tuned} in a config: a path inside this conf/ directory, wherever the run.
+# ${slitherbench_conf:../tuned} in a config: a path relative to this conf/ directory, wherever the run.
 OmegaConf.register_new_resolver("slitherbench_conf", lambda sub: str(CONF_DIR / sub), replace=True)
 
 
@@ -42,7 +42,7 @@ class Cell:
     backend: Backend
     formulation_cfg: dict[str, Any]
     backend_cfg: dict[str, Any]
-    tuned: bool = False  # parameters from conf/tuned/ (experiment=tune)
+    tuned: bool = False  # parameters from tuned/ (experiment=tune)
 
     @property
     def label(self) -> str:
@@ -295,14 +295,15 @@ class Job:
 
 
 def plan_jobs(cfg: DictConfig, cells: Sequence[Cell], puzzles: Sequence[Puzzle]) -> list[Job]:
-    """Every (cell x puzzle x repetition), in the experiment's order."""
+    """Every (cell x puzzle x repetition), repetition first: a run stopped at any point has
+    given every cell and puzzle the same seeds (a balanced, pairable partial result)."""
+    hashes = [cell.config_hash(cfg) for cell in cells]
     jobs = []
-    for cell in cells:
-        h = cell.config_hash(cfg)
+    for rep in range(int(cfg.repetitions)):
         for p in puzzles:
-            for rep in range(int(cfg.repetitions)):
-                key = f"{h}-{puzzle_ident(p)}-r{rep}"
-                jobs.append(Job(key, h, cell, p, rep, derive_seed(int(cfg.base_seed), p, rep)))
+            seed = derive_seed(int(cfg.base_seed), p, rep)
+            for cell, h in zip(cells, hashes, strict=True):
+                jobs.append(Job(f"{h}-{puzzle_ident(p)}-r{rep}", h, cell, p, rep, seed))
     return jobs
 
 

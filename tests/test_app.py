@@ -294,3 +294,25 @@ def test_a_skipped_cell_runs_the_fallback_cells(tmp_path: Path, capsys) -> None:
     assert list(table.cell) == ["cons/sa", "cons/sa", "cons/exact", "cons/exact"]
     assert list(table.status) == ["skipped", "skipped", "solved", "solved"]
     assert (tmp_path / "store" / "config_fallback.yaml").exists()
+
+
+def test_trace_prints_the_pages_run_with_a_labelled_answer(tmp_path: Path, capsys) -> None:
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(
+            config_name="config",
+            overrides=[
+                "puzzle=reference10",
+                "repetitions=1",
+                "progress=false",
+                "trace=true",
+                "cells=[{formulation: cons, backend: exact}]",
+            ],
+        )
+    table = run_experiment(cfg, tmp_path / "store")
+    out = capsys.readouterr().out
+    n = int(table.iterations.iloc[0])
+    assert out.count("iteration ") >= n and "iteration 1: energy = 0, loops = " in out
+    assert f"answer (iteration {n}, one loop of 64 edges):" in out
+    # the labelled answer board follows the label
+    board = out.split("one loop of 64 edges):\n", 1)[1]
+    assert board.startswith("+   +   +") and board.count("---") + board.count("|") >= 64
