@@ -81,6 +81,9 @@ def _run_jobs(
     skipped: dict[str, str] = {}
     solved = ran = elsewhere = 0
     stale_s = claim_timeout(cfg)
+    # Outcomes stored after this are this run's (its workers share the parent's start):
+    # a trial one of them skipped is not tried again by another.
+    started = str(cfg.get("run_started") or "")
     try:
         for job in todo:
             if not store.claim(job.key, stale_s):
@@ -88,7 +91,7 @@ def _run_jobs(
                 bar.update(1)
                 continue
             try:
-                if not cfg.overwrite and store.is_finished(job.key):
+                if store.is_finished(job.key, since=started, final_counts=not cfg.overwrite):
                     bar.update(1)
                     continue  # another worker finished it since this run started
                 bar.set_postfix_str(
@@ -150,7 +153,7 @@ def _prepare_store(out: Path) -> ResultStore:
     return store
 
 
-def _start_helpers(cfg: DictConfig, out: Path) -> list[tuple[subprocess.Popen, Path]]:
+def _start_helpers(cfg: DictConfig, out: Path, started: str) -> list[tuple[subprocess.Popen, Path]]:
     """``workers=N``: N - 1 more processes run the same command into the same store; claims
     split the trials between them. Only from the command line (the overrides are Hydra's)."""
     n = int(cfg.get("workers") or 1)
@@ -159,7 +162,11 @@ def _start_helpers(cfg: DictConfig, out: Path) -> list[tuple[subprocess.Popen, P
     from hydra.core.hydra_config import HydraConfig
 
     try:
-        overrides = [o for o in HydraConfig.get().overrides.task if not o.startswith("workers=")]
+        overrides = [
+            o
+            for o in HydraConfig.get().overrides.task
+            if not o.startswith(("workers=", "run_started="))
+        ]
     except ValueError:  # compose API: one process
         return []
     helpers = []
@@ -167,6 +174,7 @@ def _start_helpers(cfg: DictConfig, out: Path) -> list[tuple[subprocess.Popen, P
         log = out / "logs" / f"worker-{k}-{os.getpid()}.log"
         log.parent.mkdir(parents=True, exist_ok=True)
         cmd = [sys.executable, "-m", "slitherbench", *overrides, "workers=1", "progress=false"]
+        cmd.append(f"run_started='{started}'")
         with open(log, "w") as fh:
             helpers.append((subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT), log))
     print(f"{n} workers share this run (logs of the others: {out / 'logs'})", file=sys.stderr)
@@ -201,7 +209,9 @@ def run_experiment(
             raise ConfigError(reason)
     jobs = plan_jobs(cfg, cells, puzzles)
     todo = pending(jobs, set() if cfg.overwrite else store.finished_keys())
-    helpers = _start_helpers(cfg, out) if todo else []
+    if not cfg.get("run_started"):  # the start this run's workers share
+        cfg = OmegaConf.merge(cfg, {"run_started": pd.Timestamp.now(tz="UTC").isoformat()})
+    helpers = _start_helpers(cfg, out, str(cfg.run_started)) if todo else []
     done = False
     try:
         skipped = _run_jobs(store, jobs, todo, cfg)

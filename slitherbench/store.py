@@ -211,20 +211,26 @@ class ResultStore:
         df = df[df["write_id"].isin(set(_write_id(t.copy())["write_id"]))]
         return df.drop_duplicates(["write_id", "iteration"]).reset_index(drop=True)
 
-    def is_finished(self, key: str) -> bool:
-        """Whether ``key`` has a final outcome now: another worker may have just stored it.
-        Cheap: the key's own pending files, and the full key list only when parts changed."""
-        parts = set(self.parts_dir.glob("trials-*.parquet")) if self.parts_dir.exists() else set()
-        if parts != getattr(self, "_parts_seen", None):
-            self._parts_seen, self._finished = parts, self.finished_keys()
-        if key in self._finished:
-            return True
+    def is_finished(self, key: str, since: str = "", final_counts: bool = True) -> bool:
+        """Whether another worker has just stored ``key``: an outcome stored at or after
+        ``since`` (an ISO time; a skip in this same run is not tried twice), or, with
+        ``final_counts``, a final outcome from any time. Cheap: the key's own pending files,
+        and the full key list only when the parts changed."""
+        # Pending files first, parts after: a compaction writes its part before it deletes
+        # what it folded, so a record is seen in one place or the other, never in neither.
         files = list(self.pending_dir.glob(f"{key}--*.trial.parquet"))
         files += [f for f in [self.root / "trials" / f"{key}.parquet"] if f.exists()]
-        df = _concat(_read(f, ["status", "timestamp"]) for f in files)
-        return not df.empty and df.sort_values("timestamp").status.iloc[-1] in {
-            s.value for s in FINAL_STATUSES
-        }
+        df = _concat(_read(f, ["key", "status", "timestamp"]) for f in files)
+        parts = set(self.parts_dir.glob("trials-*.parquet")) if self.parts_dir.exists() else set()
+        if parts != getattr(self, "_parts_seen", None):
+            self._parts_seen, self._recent = parts, self.trials(["status"])
+        if not self._recent.empty:
+            df = pd.concat([df, self._recent[self._recent.key == key]], ignore_index=True)
+        if df.empty:
+            return False
+        newest = df.sort_values("timestamp").iloc[-1]
+        final = newest.status in {s.value for s in FINAL_STATUSES}
+        return bool((final_counts and final) or (since and str(newest.timestamp) >= since))
 
     def finished_keys(self) -> set[str]:
         """Keys of trials with a final outcome (skipped/error trials are run again), from the

@@ -174,6 +174,23 @@ def test_two_runs_into_one_store_split_the_work(tmp_path: Path) -> None:
     assert not list((store / "claims").glob("*.claim"))
 
 
+@pytest.mark.slow
+def test_workers_of_one_run_split_it_and_never_repeat_a_skip(tmp_path: Path) -> None:
+    store = tmp_path / "s"
+    cells = (
+        "cells=[{formulation: cons, backend: exact}, {formulation: qubo, backend: sa, "
+        "backend_params: {num_sweeps: 1000, num_reads: 4}}, {formulation: cons, backend: sa}]"
+    )  # the last pair is skipped (unsupported); a later run would try it again, a worker not
+    r = run_cli("experiment=smoke", "repetitions=8", cells, "workers=2", f"results_dir={store}")
+    assert r.returncode == 0, r.stderr[-2000:]
+    (helper_log,) = (store / "logs").glob("worker-1-*.log")
+    logs = [r.stderr, helper_log.read_text()]
+    ran = [int(re.search(r"this run: (\d+) trials run", text).group(1)) for text in logs]
+    assert sum(ran) == 3 * 2 * 8
+    trials, _ = load(store)
+    assert len(trials) == 48 and (trials.status == "skipped").sum() == 16
+
+
 @pytest.mark.parametrize(
     ("args", "messages"),
     [
