@@ -34,6 +34,7 @@ from typing import Any
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from .record import FINAL_STATUSES, ITERATION_FROM_TRIAL, Iteration, Trial
@@ -119,7 +120,10 @@ def _write_id(df: pd.DataFrame) -> pd.DataFrame:
     # Files written before write_id existed hold one version per key: the key identifies it.
     if "write_id" not in df:
         df["write_id"] = df["key"]
-    df["write_id"] = df["write_id"].fillna(df["key"]).replace("", pd.NA).fillna(df["key"])
+        return df
+    missing = df["write_id"].isna() | (df["write_id"] == "")
+    if missing.any():  # mixed old and new files
+        df.loc[missing, "write_id"] = df.loc[missing, "key"]
     return df
 
 
@@ -208,7 +212,10 @@ class ResultStore:
         if df.empty or t.empty:
             return pd.DataFrame()
         df = _write_id(df)
-        df = df[df["write_id"].isin(set(_write_id(t.copy())["write_id"]))]
+        ids = t["write_id"] if "write_id" in t else t["key"]
+        # Matched in Arrow: pandas' isin walks 450,000 strings in Python at 100k trials.
+        keep = pc.is_in(pa.array(df["write_id"]), value_set=pa.array(ids))
+        df = df[keep.to_numpy(zero_copy_only=False)]
         return df.drop_duplicates(["write_id", "iteration"]).reset_index(drop=True)
 
     def is_finished(self, key: str, since: str = "", final_counts: bool = True) -> bool:
