@@ -79,6 +79,49 @@ def synthetic(k: int, rng: random.Random) -> tuple[Trial, list[Iteration]]:
     return t, its
 
 
+def write_parts_directly(n: int, root: Path, parts: int = 5) -> None:
+    """The same synthetic records as five compacted parts, without per-trial writes: a quick
+    way to time reading a large store (``--direct``)."""
+    import pyarrow.parquet as pq
+
+    from slitherbench.record import ITERATION_FROM_TRIAL
+    from slitherbench.store import _records_table, _row
+
+    rng = random.Random(n)
+    out = root / "store" / "parts"
+    out.mkdir(parents=True)
+    for part in range(parts):
+        trows, irows = [], []
+        for k in range(part * n // parts, (part + 1) * n // parts):
+            t, its = synthetic(k, rng)
+            t.write_id = f"w{k}"
+            trows.append(_row(t))
+            shared = {f: getattr(t, f) for f in (*ITERATION_FROM_TRIAL, "write_id")}
+            irows += [{**_row(i), **shared} for i in its]
+        pq.write_table(_records_table(Iteration, irows), out / f"iterations-{part}.parquet")
+        pq.write_table(_records_table(Trial, trows), out / f"trials-{part}.parquet")
+
+
+def read_side(n: int, root: Path) -> dict[str, float]:
+    t0 = time.perf_counter()
+    trials, iters = load(root / "store")
+    load_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    done = ResultStore(root / "store").finished_keys()
+    resume_s = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    build_report(trials, iters, root / "report")
+    report_s = time.perf_counter() - t0
+    return {
+        "trials": n,
+        "iterations": len(iters),
+        "finished": len(done),
+        "load_s": load_s,
+        "resume_s": resume_s,
+        "report_s": report_s,
+    }
+
+
 def du(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
 
@@ -131,12 +174,21 @@ def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", default="1000,10000,100000")
     ap.add_argument("--out", type=Path, default=Path("results/benchmarks"))
+    ap.add_argument(
+        "--direct",
+        action="store_true",
+        help="write the records as parts directly and time only the reading side",
+    )
     args = ap.parse_args()
     rows = []
     for n in (int(x) for x in args.sizes.split(",")):
         tmp = Path(tempfile.mkdtemp(prefix=f"bench-store-{n}-"))
         try:
-            rows.append(bench(n, tmp))
+            if args.direct:
+                write_parts_directly(n, tmp)
+                rows.append(read_side(n, tmp))
+            else:
+                rows.append(bench(n, tmp))
         finally:
             shutil.rmtree(tmp, ignore_errors=True)
         print(pd.DataFrame(rows).round(3).to_string(index=False), flush=True)
@@ -145,6 +197,8 @@ def main() -> int:
     big = rows[-1]
     ok = True
     for name, target in TARGETS.items():
+        if name not in big:
+            continue
         hit = big[name] <= target
         ok &= hit
         print(
