@@ -36,7 +36,11 @@ def pairs_of(trials: pd.DataFrame, a: str, b: str) -> tuple[str, list[str], pd.D
     """The column compared, the columns stratified on, and one row per pair."""
     col = _attribute(trials, a, b)
     t = ran_only(trials).assign(solved=lambda d: d.status == "solved")
-    strata = STRATA[col]
+    strata = list(STRATA[col])
+    if col != "cell" and "cell" in t and t["cell"].str.endswith("+tuned").any():
+        # tuned and untuned runs of a cell are different settings: never paired across
+        t = t.assign(tuned=t["cell"].str.endswith("+tuned"))
+        strata.append("tuned")
     on = ["puzzle", "seed", *strata]
     keep = [*on, "solved", "wall_s", "iterations"]
     left = t[t[col].astype(str) == a][keep]

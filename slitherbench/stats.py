@@ -61,7 +61,8 @@ def tts99(tau: float, p: float, target: float = 0.99) -> float:
         return math.inf
     if p >= target:
         return float(tau)
-    return float(tau * math.log(1 - target) / math.log(1 - p))
+    runs = math.log1p(-target) / math.log1p(-p)  # log1p: exact for the tiny p of a Wilson bound
+    return float(tau * runs) if math.isfinite(runs) else math.inf
 
 
 def tts99_ci(tau: float, k: int, n: int, alpha: float = ALPHA) -> tuple[float, float, float]:

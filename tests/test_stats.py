@@ -40,6 +40,8 @@ def test_tts99_at_p_0_half_and_1() -> None:
         stats.tts99(10.0, w_lo)
     )
     assert stats.tts99_ci(10.0, 0, 10)[2] == math.inf
+    assert stats.tts99(10.0, 1e-300) > 1e300  # a Wilson bound next to 0: huge, never a crash
+    assert stats.tts99(10.0, 5e-324) == math.inf
 
 
 def test_mcnemar_on_a_hand_made_table() -> None:
@@ -193,3 +195,27 @@ def test_every_generated_latex_table_compiles(tmp_path: Path) -> None:
         )
         assert r.returncode == 0, r.stdout[-3000:]
         assert (tmp_path / f"doc-{tex.stem}.pdf").stat().st_size > 1000
+
+
+def test_tuned_and_untuned_runs_are_never_paired_with_each_other() -> None:
+    rows = []
+    for cell in ("hubo/sa", "qubo/sa", "hubo/sa+tuned", "qubo/sa+tuned"):
+        form = cell.split("/")[0]
+        for seed in range(5):
+            rows.append(
+                {
+                    "cell": cell,
+                    "formulation": form,
+                    "form_variant": form,
+                    "backend": "sa",
+                    "puzzle": "p",
+                    "seed": seed,
+                    "status": "solved",
+                    "wall_s": 1.0,
+                    "iterations": 1,
+                }
+            )
+    results = dict(compare(pd.DataFrame(rows), "hubo", "qubo"))
+    assert set(results) == {"backend=sa, tuned=False", "backend=sa, tuned=True", "all pairs"}
+    assert results["backend=sa, tuned=False"].pairs == 5
+    assert results["all pairs"].pairs == 10  # not 20 cross pairs
