@@ -19,10 +19,10 @@ def _corpus_path() -> Path:
 CORPUS_RECORDS = [json.loads(line) for line in _corpus_path().read_text().splitlines()]
 
 
-# Boards over 300 cells (14x24 and 20x36) are in the full suite only.
+# Boards over 100 cells (10x18 and larger) are in the full suite only.
 @pytest.fixture(
     params=[
-        pytest.param(d, marks=pytest.mark.slow) if d["rows"] * d["cols"] > 300 else d
+        pytest.param(d, marks=pytest.mark.slow) if d["rows"] * d["cols"] > 100 else d
         for d in CORPUS_RECORDS
     ],
     ids=[d["id"] for d in CORPUS_RECORDS],

@@ -56,7 +56,14 @@ def assert_all_solved_verified(trials: pd.DataFrame) -> None:
         assert check_answer(p, answer_from_bits(p, row.answer)) == []
 
 
-@pytest.mark.parametrize("name", EXPERIMENTS)
+@pytest.mark.parametrize(
+    "name",
+    # two in the fast subset; the rest (which generate their puzzle suites) in the full suite
+    [
+        n if n in ("smoke", "hubo_vs_qubo") else pytest.param(n, marks=pytest.mark.slow)
+        for n in EXPERIMENTS
+    ],
+)
 def test_every_experiment_composes_and_instantiates(name: str) -> None:
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose(config_name="config", overrides=[f"experiment={name}"])
@@ -296,6 +303,7 @@ def test_a_skipped_cell_runs_the_fallback_cells(tmp_path: Path, capsys) -> None:
     assert (tmp_path / "store" / "config_fallback.yaml").exists()
 
 
+@pytest.mark.slow
 def test_trace_prints_the_pages_run_with_a_labelled_answer(tmp_path: Path, capsys) -> None:
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose(

@@ -206,6 +206,7 @@ def test_workers_of_one_run_split_it_and_never_repeat_a_skip(tmp_path: Path) -> 
         ),
     ],
 )
+@pytest.mark.slow
 def test_bad_numbers_are_refused_before_any_work(tmp_path: Path, args, messages) -> None:
     r = subprocess.run(
         [
@@ -228,6 +229,7 @@ def test_bad_numbers_are_refused_before_any_work(tmp_path: Path, args, messages)
     assert not (tmp_path / "pending").exists() and not (tmp_path / "parts").exists()
 
 
+@pytest.mark.slow
 def test_help_says_what_the_tool_does() -> None:
     r = subprocess.run(
         [sys.executable, "-m", "slitherbench", "--help"], capture_output=True, text=True, check=True
@@ -237,6 +239,7 @@ def test_help_says_what_the_tool_does() -> None:
         assert word in r.stdout
 
 
+@pytest.mark.slow
 def test_runs_leave_nothing_in_the_working_directory(tmp_path: Path) -> None:
     work = tmp_path / "cwd"
     work.mkdir()

@@ -146,6 +146,7 @@ def test_skipped_and_error_trials_enter_no_statistic(tmp_path: Path) -> None:
     assert summary.iloc[0].median_wall_s == 2.5 and summary.iloc[0].solved == "4/4"
 
 
+@pytest.mark.slow
 def test_report_intervals_and_paired_test_on_a_known_answer(tmp_path: Path) -> None:
     n = 12
     store = _store(tmp_path / "s", {"hubo/sa": ["solved"] * n, "qubo/sa": ["max_iterations"] * n})
@@ -166,6 +167,7 @@ def test_report_intervals_and_paired_test_on_a_known_answer(tmp_path: Path) -> N
     assert "**1 [" in md  # the best success rate of the puzzle's group is bold
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no LaTeX engine (CI installs one)")
 def test_every_generated_latex_table_compiles(tmp_path: Path) -> None:
     store = _store(

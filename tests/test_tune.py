@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
@@ -25,6 +26,7 @@ def test_training_suite_shares_no_puzzle_with_the_evaluation_suites() -> None:
         assert train.isdisjoint(tuple(p.to_rows()) for p in get_suite(name))
 
 
+@pytest.mark.slow
 def test_tune_writes_settings_that_the_comparison_runs(tmp_path: Path, capsys) -> None:
     tuned = tmp_path / "tuned"
     common = [f"tuned_dir={tuned}", "progress=false", "repetitions=1", "time_limit_s=3"]
