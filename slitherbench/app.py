@@ -7,6 +7,7 @@ compose API). Planning is :mod:`slitherbench.plan`, the summary :mod:`slitherben
 
 from __future__ import annotations
 
+import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -39,8 +40,15 @@ def log_dir(results_dir: str) -> str:
 OmegaConf.register_new_resolver("slitherbench_logs", log_dir, replace=True)
 
 
+def _terminate(signum: int, frame: object) -> None:
+    # SLURM (at a job's time limit) and kill send SIGTERM: stop as Ctrl-C does, so claims are
+    # released and the run's files compacted before the process ends.
+    raise KeyboardInterrupt
+
+
 @hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="config")
 def main(cfg: DictConfig) -> None:
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         if cfg.get("tune"):
             print(run_tuning(cfg).to_string(index=False))

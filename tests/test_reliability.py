@@ -7,6 +7,7 @@ import re
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -262,3 +263,29 @@ def test_runs_leave_nothing_in_the_working_directory(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr[-2000:]
     assert list(work.iterdir()) == []  # Hydra's logs went beside the results
     assert list((tmp_path / "s" / "logs").iterdir())
+
+
+@pytest.mark.slow
+def test_sigterm_stops_a_run_cleanly_and_it_resumes(tmp_path: Path) -> None:
+    store = tmp_path / "s"
+    args = [
+        sys.executable,
+        "-m",
+        "slitherbench",
+        "experiment=smoke",
+        "repetitions=8",
+        "progress=false",
+        f"results_dir={store}",
+    ]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 120
+    while time.time() < deadline and len(list((store / "pending").glob("*.trial.parquet"))) < 3:
+        time.sleep(0.02)
+    proc.terminate()  # SIGTERM, as SLURM sends at a job's time limit
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and "interrupted: finished trials are in" in err
+    assert not list((store / "claims").glob("*.claim"))  # released
+    done = len(load(store)[0])
+    assert 3 <= done < 64
+    again = run_cli("experiment=smoke", "repetitions=8", f"results_dir={store}")
+    assert again.returncode == 0 and f"resuming: {done} of 64" in again.stderr
