@@ -279,7 +279,12 @@ def test_sigterm_stops_a_run_cleanly_and_it_resumes(tmp_path: Path) -> None:
     ]
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120
-    while time.time() < deadline and len(list((store / "pending").glob("*.trial.parquet"))) < 3:
+
+    def written() -> int:  # dot-files are writes in progress
+        files = (store / "pending").glob("*.trial.parquet")
+        return sum(not f.name.startswith(".") for f in files)
+
+    while time.time() < deadline and written() < 3:
         time.sleep(0.02)
     proc.terminate()  # SIGTERM, as SLURM sends at a job's time limit
     _, err = proc.communicate(timeout=60)
