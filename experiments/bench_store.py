@@ -139,31 +139,19 @@ def bench(n: int, root: Path) -> dict[str, float]:
     store.compact()
     compact_end = time.perf_counter() - t0
     write_total = time.perf_counter() - t_all
-    t0 = time.perf_counter()
+    reading = read_side(n, root)
     trials, iters = load(root / "store")
-    load_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    done = ResultStore(root / "store").finished_keys()
-    resume_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    build_report(trials, iters, root / "report")
-    report_s = time.perf_counter() - t0
     single = root / "single"
     single.mkdir()
     trials.to_parquet(single / "trials.parquet", index=False)
     iters.to_parquet(single / "iterations.parquet", index=False)
     first, last = per_write[: min(1000, n)], per_write[-min(1000, n) :]
     return {
-        "trials": n,
-        "iterations": len(iters),
-        "finished": len(done),
+        **reading,
         "write_ms_first_1k": 1000 * sum(first) / len(first),
         "write_ms_last_1k": 1000 * sum(last) / len(last),
         "write_total_s": write_total,
         "final_compaction_s": compact_end,
-        "load_s": load_s,
-        "resume_s": resume_s,
-        "report_s": report_s,
         "disk_mb": du(root / "store") / 1e6,
         "single_file_mb": du(single) / 1e6,
         "disk_ratio": du(root / "store") / du(single),
