@@ -19,7 +19,15 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
 from .console import print_trace
-from .plan import Job, pending, plan_jobs, puzzles_from_config, resolve_cells, validate_config
+from .plan import (
+    Job,
+    hydra_runtime,
+    pending,
+    plan_jobs,
+    puzzles_from_config,
+    resolve_cells,
+    validate_config,
+)
 from .provenance import provenance
 from .record import ConfigError, Status
 from .runner import run_trial
@@ -27,12 +35,8 @@ from .store import ResultStore
 
 
 def _in_multirun() -> bool:
-    from hydra.core.hydra_config import HydraConfig
-
-    try:
-        return HydraConfig.get().mode.name == "MULTIRUN"
-    except ValueError:
-        return False
+    hc = hydra_runtime()
+    return hc is not None and hc.mode.name == "MULTIRUN"
 
 
 def _store_one(store: ResultStore, job: Job, cfg: DictConfig) -> str:
@@ -159,16 +163,11 @@ def _start_helpers(cfg: DictConfig, out: Path, started: str) -> list[tuple[subpr
     n = int(cfg.get("workers") or 1)
     if n <= 1 or _in_multirun():
         return []
-    from hydra.core.hydra_config import HydraConfig
-
-    try:
-        overrides = [
-            o
-            for o in HydraConfig.get().overrides.task
-            if not o.startswith(("workers=", "run_started="))
-        ]
-    except ValueError:  # compose API: one process
+    hc = hydra_runtime()
+    if hc is None:  # compose API: one process
         return []
+    drop = ("workers=", "run_started=", "progress=")  # set for the helpers below
+    overrides = [o for o in hc.overrides.task if not o.startswith(drop)]
     helpers = []
     for k in range(1, n):
         log = out / "logs" / f"worker-{k}-{os.getpid()}.log"

@@ -86,11 +86,17 @@ def _hydra_ready() -> Iterator[None]:
             yield
 
 
-def _searchpath() -> list[str]:
+def hydra_runtime() -> Any | None:
+    """Hydra's own config inside a Hydra run; None under the compose API (tests)."""
     try:
-        return list(HydraConfig.get().searchpath)
-    except ValueError:  # not inside a Hydra run (compose API)
-        return []
+        return HydraConfig.get()
+    except ValueError:
+        return None
+
+
+def _searchpath() -> list[str]:
+    hc = hydra_runtime()
+    return list(hc.searchpath) if hc is not None else []
 
 
 def tuned_params(tuned_dir: str | Path, formulation: str, backend: str) -> dict[str, Any] | None:
@@ -167,10 +173,10 @@ def resolve_cells(cfg: DictConfig) -> list[Cell]:
 
 
 def _group_name(group: str, cell: Cell) -> str:
-    try:
-        return str(HydraConfig.get().runtime.choices[group])
-    except (ValueError, KeyError):  # compose API: the object's own name
-        return cell.formulation.name if group == "formulation" else cell.backend.name
+    hc = hydra_runtime()
+    if hc is not None and group in hc.runtime.choices:
+        return str(hc.runtime.choices[group])
+    return cell.formulation.name if group == "formulation" else cell.backend.name  # compose API
 
 
 # -- checking the top-level settings -----------------------------------------------------

@@ -135,6 +135,9 @@ class ResultStore:
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
         self._writes = 0
+        # is_finished's view of the parts: re-read only when the set of parts changes
+        self._parts_seen: set[Path] | None = None
+        self._recent = pd.DataFrame()
 
     # -- where things are ----------------------------------------------------------------
     @property
@@ -229,7 +232,7 @@ class ResultStore:
         files += [f for f in [self.root / "trials" / f"{key}.parquet"] if f.exists()]
         df = _concat(_read(f, ["key", "status", "timestamp"]) for f in files)
         parts = set(self.parts_dir.glob("trials-*.parquet")) if self.parts_dir.exists() else set()
-        if parts != getattr(self, "_parts_seen", None):
+        if parts != self._parts_seen:
             self._parts_seen, self._recent = parts, self.trials(["status"])
         if not self._recent.empty:
             df = pd.concat([df, self._recent[self._recent.key == key]], ignore_index=True)
