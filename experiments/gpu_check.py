@@ -1,10 +1,18 @@
-"""Device check: the ABS3 GPU path (gpu=-1) against CPU (gpu=0), and its start-up cost.
+"""Device check, one short run for both GPU paths:
 
-    python experiments/gpu_check.py --out results/gpu_check
+1. ABS3 (pyqbpp) with gpu=-1 against gpu=0, and its start-up cost. Inside pyqbpp's free
+   100-variable limit: the eight 5x5 corpus puzzles (cons: 60 variables, hubo[aux]: 96), each
+   trial in its own process through the harness, plus a direct timing of one process's first
+   ABS3 search against its later ones.
+2. Simulated bifurcation (the sb backend) on CUDA and on the CPU: one batch on reference10's
+   uncut QUBO per (device, agents), then whole trials of the iterative method on boards of
+   growing size (5x5, 7x7, reference10, 10x18), until --sb-budget-s is spent.
 
-Runs inside pyqbpp's free 100-variable limit: the eight 5x5 corpus puzzles (cons: 60
-variables, hubo[aux]: 96), each trial in its own process through the harness, plus a
-direct timing of one process's first ABS3 search against its later ones.
+Here:  python experiments/gpu_check.py --out results/gpu_check
+On a lent GPU machine with PyTorch but none of this project's dependencies:
+    bash experiments/gpu_carry.sh      # here: builds .gpu/site (trimmed pyqbpp + SB, 42 MB)
+    PYTHONPATH=.gpu/site:. python3 experiments/gpu_check.py --out $OUT    # there
+(the device tool: carry [".gpu"]).
 """
 
 from __future__ import annotations
@@ -20,7 +28,9 @@ from pathlib import Path
 import pandas as pd
 
 from slitherbench.backends.abs3 import ABS3Backend
-from slitherbench.formulations import ConsFormulation, HuboFormulation, Model
+from slitherbench.backends.bifurcation import SimulatedBifurcationBackend
+from slitherbench.formulations import ConsFormulation, HuboFormulation, Model, QuboFormulation
+from slitherbench.library import get_suite, loopy_dev
 from slitherbench.puzzle import Puzzle, answer_from_bits
 from slitherbench.runner import run_trial
 
@@ -63,14 +73,8 @@ print(json.dumps({"gpu_arg": gpu, "first_s": times[0], "later_median_s": statist
 """
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", type=Path, default=Path("results/gpu_check"))
-    ap.add_argument("--seeds", type=int, default=3)
-    args = ap.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
+def abs3_check(args: argparse.Namespace, summary: dict[str, object]) -> int:
     puzzles = corpus_5x5()
-    summary: dict[str, object] = {}
     try:
         smi = subprocess.run(
             ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
@@ -116,22 +120,20 @@ def main() -> int:
                             "form": form.describe(),
                             "puzzle": p.name,
                             "seed": seed,
-                            "status": t["status"],
-                            "reason": t["reason"],
-                            "iterations": t["iterations"],
-                            "wall_s": t["wall_s"],
-                            "solve_s": t["solve_s"],
-                            "start_s": t["start_s"],
-                            "first_solve_s": its[0]["solve_s"] if its else None,
-                            "first_start_s": its[0]["start_s"] if its else None,
-                            "later_solve_median_s": statistics.median(
-                                [i["solve_s"] for i in its[1:]]
-                            )
+                            "status": t.status,
+                            "reason": t.reason,
+                            "iterations": t.iterations,
+                            "wall_s": t.wall_s,
+                            "solve_s": t.solve_s,
+                            "start_s": t.start_s,
+                            "first_solve_s": its[0].solve_s if its else None,
+                            "first_start_s": its[0].start_s if its else None,
+                            "later_solve_median_s": statistics.median([i.solve_s for i in its[1:]])
                             if len(its) > 1
                             else None,
-                            "mode": t["mode"],
-                            "correct": t["status"] == "solved"
-                            and answer_from_bits(p, t["answer"]) == truth,
+                            "mode": t.mode,
+                            "correct": t.status == "solved"
+                            and answer_from_bits(p, t.answer) == truth,
                             "variables": Model.build(p, form).num_variables,
                         }
                     )
@@ -153,9 +155,90 @@ def main() -> int:
     )
     print(agg.to_string(index=False))
     summary["harness"] = agg.to_dict(orient="records")
-    (args.out / "gpu_check_summary.json").write_text(json.dumps(summary, indent=2, default=str))
     bad = df[(df.status == "solved") & ~df.correct]
     return 1 if len(bad) else 0
+
+
+def sb_devices() -> list[str]:
+    import torch
+
+    return (["cuda"] if torch.cuda.is_available() else []) + ["cpu"]
+
+
+def sb_batches(args: argparse.Namespace, summary: dict[str, object]) -> None:
+    """SB on reference10's uncut QUBO (the first solve of a trial) per (device, agents):
+    seconds per batch, batches and time to energy 0 (up to 20 s)."""
+    model = Model.build(get_suite("reference10")[0], QuboFormulation())
+    rows = []
+    for device in sb_devices():
+        for agents in (128, 1024, 8192) if device == "cuda" else (128, 1024):
+            b = SimulatedBifurcationBackend(device=device, agents=agents)
+            r = b.solve(model, seed=1, hint=None, time_limit_s=20.0)
+            n = int(r.extras["batches"])
+            rows.append({"device": device, "agents": agents, "batch_s": r.solve_s / n,
+                         "batches": n, "solve_s": r.solve_s, "best_energy": r.energy,
+                         "mode": r.mode, "device_name": r.extras["device"]})  # fmt: skip
+            print("sb batch:", rows[-1], flush=True)
+    pd.DataFrame(rows).to_csv(args.out / "sb_batches.csv", index=False)
+    summary["sb_batches"] = rows
+
+
+def sb_trials(args: argparse.Namespace, summary: dict[str, object]) -> int:
+    """Whole trials (qubo/sb) on growing boards per device, until the budget is spent."""
+    loopy = {p.size_label: p for p in reversed(loopy_dev())}
+    boards = [loopy["5x5"], loopy["7x7"], get_suite("reference10")[0], loopy["10x18"]]
+    end = time.perf_counter() + args.sb_budget_s
+    rows = []
+    for p in boards:
+        for device in sb_devices():
+            agents = args.sb_gpu_agents if device == "cuda" else 128
+            for seed in range(args.sb_seeds):
+                left = end - time.perf_counter()
+                if left < 5:
+                    break
+                limit = min(args.sb_time_limit_s, left)
+                b = SimulatedBifurcationBackend(device=device, agents=agents)
+                res = run_trial(p, QuboFormulation(), b, seed=seed, max_iterations=500,
+                                time_limit_s=limit)  # fmt: skip
+                t = res.trial
+                truth = p.meta.get("answer")
+                rows.append({"puzzle": p.name, "size": p.size_label, "device": device,
+                             "agents": agents, "seed": seed, "time_limit_s": limit,
+                             "status": t.status, "iterations": t.iterations, "wall_s": t.wall_s,
+                             "solve_s": t.solve_s, "sweeps": t.sweeps, "mode": t.mode,
+                             "correct": t.status == "solved"
+                             and (truth is None or answer_from_bits(p, t.answer) == truth)})  # fmt: skip
+                print("sb trial:", rows[-1], flush=True)
+    df = pd.DataFrame(rows)
+    df.to_csv(args.out / "sb_trials.csv", index=False)
+    summary["sb_trials"] = rows
+    return int(((df.status == "solved") & ~df.correct).any()) if len(df) else 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", type=Path, default=Path("results/gpu_check"))
+    ap.add_argument("--seeds", type=int, default=1, help="ABS3 harness seeds per puzzle")
+    ap.add_argument("--sb-budget-s", type=float, default=300.0)
+    ap.add_argument("--sb-seeds", type=int, default=3)
+    ap.add_argument("--sb-time-limit-s", type=float, default=60.0)
+    ap.add_argument("--sb-gpu-agents", type=int, default=2048)
+    ap.add_argument("--skip-abs3", action="store_true")
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    summary: dict[str, object] = {"started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    bad = 0
+    try:
+        import torch
+
+        summary["torch"] = f"{torch.__version__} cuda={torch.version.cuda}"
+        if not args.skip_abs3:
+            bad |= abs3_check(args, summary)
+        sb_batches(args, summary)
+        bad |= sb_trials(args, summary)
+    finally:
+        (args.out / "gpu_check_summary.json").write_text(json.dumps(summary, indent=2, default=str))
+    return bad
 
 
 if __name__ == "__main__":

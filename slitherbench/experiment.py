@@ -19,6 +19,7 @@ from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
 from .console import print_trace
+from .frontier import FrontierGate, size_order
 from .plan import (
     Job,
     hydra_runtime,
@@ -49,6 +50,7 @@ def _store_one(store: ResultStore, job: Job, cfg: DictConfig) -> str:
         job.seed,
         int(cfg.max_iterations),
         float(cfg.time_limit_s),
+        warm_start=str(cfg.get("warm_start", "previous")),
     )
     t = result.trial
     t.key, t.experiment, t.config_hash = job.key, str(cfg.experiment_name), job.config_hash
@@ -83,13 +85,17 @@ def _run_jobs(
             file=sys.stderr,
         )
     skipped: dict[str, str] = {}
-    solved = ran = elsewhere = 0
+    solved = ran = elsewhere = beyond = 0
     stale_s = claim_timeout(cfg)
     # Outcomes stored after this are this run's (its workers share the parent's start):
     # a trial one of them skipped is not tried again by another.
     started = str(cfg.get("run_started") or "")
+    gate = FrontierGate(store, jobs) if cfg.get("frontier") else None
     try:
         for job in todo:
+            if gate is not None and _beyond_frontier(gate, job, bar):
+                beyond += 1
+                continue
             if not store.claim(job.key, stale_s):
                 elsewhere += 1  # another worker is running it: it counts as taken
                 bar.update(1)
@@ -116,12 +122,28 @@ def _run_jobs(
     finally:
         bar.close()
     if todo:
-        print(
-            f"this run: {ran} trials run, {elsewhere} claimed by other workers, "
-            f"{len(todo) - ran - elsewhere} finished by others meanwhile",
-            file=sys.stderr,
-        )
+        _say_what_ran(len(todo), ran, elsewhere, beyond)
     return skipped
+
+
+def _say_what_ran(todo: int, ran: int, elsewhere: int, beyond: int) -> None:
+    print(
+        f"this run: {ran} trials run, {elsewhere} claimed by other workers, "
+        f"{todo - ran - elsewhere - beyond} finished by others meanwhile"
+        + (f", {beyond} beyond their cell's frontier (not run)" if beyond else ""),
+        file=sys.stderr,
+    )
+
+
+def _beyond_frontier(gate: FrontierGate, job: Job, bar: tqdm) -> bool:
+    known = job.config_hash in gate.stopped
+    reason = gate.blocked(job)
+    if reason is None:
+        return False
+    if not known:
+        bar.write(f"{job.cell.label}: {reason}", file=sys.stderr)
+    bar.update(1)
+    return True
 
 
 def claim_timeout(cfg: DictConfig) -> float:
@@ -208,6 +230,8 @@ def run_experiment(
             raise ConfigError(reason)
     jobs = plan_jobs(cfg, cells, puzzles)
     todo = pending(jobs, set() if cfg.overwrite else store.finished_keys())
+    if cfg.get("frontier"):
+        todo = size_order(todo)
     if not cfg.get("run_started"):  # the start this run's workers share
         cfg = OmegaConf.merge(cfg, {"run_started": pd.Timestamp.now(tz="UTC").isoformat()})
     helpers = _start_helpers(cfg, out, str(cfg.run_started)) if todo else []

@@ -11,7 +11,6 @@ import json
 from functools import cache
 from pathlib import Path
 
-from .generate import generate
 from .puzzle import Puzzle
 
 REFERENCE10_ROWS = (
@@ -52,7 +51,32 @@ def reference10() -> Puzzle:
 
 @cache
 def generated(rows: int, cols: int, seed: int) -> Puzzle:
+    from .generate import generate  # CP-SAT: loaded only when a board is made
+
     return generate(rows, cols, seed)
+
+
+@cache
+def generated_frontier() -> tuple[Puzzle, ...]:
+    """12x12 and 15x15 boards made once by :func:`generate` (the 15x15 takes over a minute to
+    make, so they are shipped; a slow test regenerates the 12x12 and compares)."""
+    out = []
+    text = (Path(__file__).resolve().parent / "data" / "generated_frontier.jsonl").read_text()
+    for line in text.splitlines():
+        d = json.loads(line)
+        p = Puzzle.from_rows(d["clues"], name=d["id"])
+        p.meta.update(answer=[c == "1" for c in d["answer"]], source=d["made_by"])
+        out.append(p)
+    return tuple(out)
+
+
+def _frontier() -> list[Puzzle]:
+    """One board per size, smallest first: Loopy 5x5, 7x7, the reference 10x10, generated
+    12x12, Loopy 10x18, generated 15x15, Loopy 14x24 and 20x36."""
+    loopy = {p.size_label: p for p in reversed(loopy_dev())}  # the first of each size
+    boards = [loopy["5x5"], loopy["7x7"], reference10(), *generated_frontier()]
+    boards += [loopy["10x18"], loopy["14x24"], loopy["20x36"]]
+    return sorted(boards, key=lambda p: p.rows * p.cols)
 
 
 def _loopy_first_of_each_size() -> list[Puzzle]:
@@ -84,6 +108,7 @@ SUITES = {
     # Tuning trains here: generated boards (seeds far from the tiny/small suites' 1-2), so no
     # evaluation suite (Loopy corpus, reference10, tiny, small) shares a puzzle with it.
     "training": lambda: [generated(n, n, 1001) for n in (5, 6, 7)],
+    "frontier": _frontier,
 }
 
 

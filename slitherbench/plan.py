@@ -22,6 +22,7 @@ from hydra.core.hydra_config import HydraConfig
 from hydra.errors import HydraException
 from hydra.utils import instantiate
 from omegaconf import DictConfig, OmegaConf
+from omegaconf.errors import OmegaConfBaseException
 
 from .backends.base import Backend
 from .formulations import Formulation
@@ -53,17 +54,17 @@ class Cell:
         return (*self.formulation.packages, *self.backend.packages)
 
     def config_hash(self, cfg: DictConfig) -> str:
-        blob = json.dumps(
-            {
-                "formulation": self.formulation_cfg,
-                "backend": self.backend_cfg,
-                "max_iterations": cfg.max_iterations,
-                "time_limit_s": cfg.time_limit_s,
-                "base_seed": cfg.base_seed,
-            },
-            sort_keys=True,
-            default=str,
-        )
+        settings = {
+            "formulation": self.formulation_cfg,
+            "backend": self.backend_cfg,
+            "max_iterations": cfg.max_iterations,
+            "time_limit_s": cfg.time_limit_s,
+            "base_seed": cfg.base_seed,
+        }
+        # Added later: only a non-default value enters the hash (older stores keep theirs).
+        if cfg.get("warm_start", "previous") != "previous":
+            settings["warm_start"] = cfg.warm_start
+        blob = json.dumps(settings, sort_keys=True, default=str)
         return hashlib.sha1(blob.encode()).hexdigest()[:12]
 
 
@@ -136,11 +137,25 @@ def compose_cell(spec: Mapping[str, Any], tuned: bool = False) -> Cell:
             cfg = compose(config_name="config", overrides=overrides)
     except HydraException as exc:
         raise ConfigError(f"cell {dict(spec)}: {' '.join(str(exc).split())}") from None
-    f = OmegaConf.merge(cfg.formulation, spec.get("formulation_params") or {})
-    b = OmegaConf.merge(cfg.backend, spec.get("backend_params") or {})
+    f = _merge_params(cfg.formulation, spec, "formulation")
+    b = _merge_params(cfg.backend, spec, "backend")
     cell = build_cell(_plain(f), _plain(b))
     cell.tuned = tuned
     return cell
+
+
+def _merge_params(base: DictConfig, spec: Mapping[str, Any], group: str) -> DictConfig:
+    """The group's config with the cell's ``<group>_params``; an unknown name is an error."""
+    params = spec.get(f"{group}_params") or {}
+    try:
+        return OmegaConf.merge(base, params)  # type: ignore[return-value]
+    except OmegaConfBaseException:
+        known = ", ".join(k for k in base if k != "_target_")
+        unknown = ", ".join(sorted(set(params) - set(base)))
+        raise ConfigError(
+            f"cell {dict(spec)}: {group} {spec[group]} has no setting {unknown} "
+            f"(conf/{group}/{spec[group]}.yaml has: {known})"
+        ) from None
 
 
 def _plain(node: Any) -> dict[str, Any]:
@@ -192,7 +207,10 @@ SETTINGS = {
     "overwrite": ("boolean", None, False),
     "progress": ("boolean", None, False),
     "trace": ("boolean", None, False),
+    "frontier": ("boolean", None, False),
 }
+# name -> the values it may take
+CHOICES = {"warm_start": ("previous", "broken", "none")}
 
 
 def _setting_problem(name: str, value: Any, kind: str, low: Any, nullable: bool) -> str | None:
@@ -216,6 +234,11 @@ def validate_config(cfg: DictConfig) -> None:
         p
         for name, (kind, low, nullable) in SETTINGS.items()
         if (p := _setting_problem(name, cfg.get(name), kind, low, nullable))
+    ]
+    problems += [
+        f"{name} must be one of {', '.join(allowed)}, got {cfg.get(name)!r}"
+        for name, allowed in CHOICES.items()
+        if cfg.get(name, allowed[0]) not in allowed
     ]
     if problems:
         raise ConfigError("\nerror: ".join(problems))

@@ -392,3 +392,28 @@ def pick_board_trial(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.Serie
     zero = iterations[iterations.energy == 0].groupby("key").size()
     ok = ok.assign(_zero=ok["key"].map(zero).fillna(0))
     return ok.sort_values(["_zero", "retries", "key"], ascending=[False, True, True]).iloc[0]
+
+
+def frontier_figure(summary: pd.DataFrame, trials: pd.DataFrame, out: Path) -> list[Path]:
+    """Success rate per cell (rows) and board size (columns, by cells): colour and k/n in each
+    square, "-" where the size was not run; a black frame on the cell's frontier (its largest
+    size solved in >= 50% of trials)."""
+    sizes = summary.drop_duplicates("size").sort_values("cells")["size"].tolist()
+    cells = list(dict.fromkeys(zip(summary.form_variant, summary.backend, strict=True)))
+    fig, ax = plt.subplots(figsize=(3.4 + 0.8 * len(sizes), 1.2 + 0.38 * len(cells)))
+    grid = np.full((len(cells), len(sizes)), np.nan)
+    for r in summary.itertuples(index=False):
+        i, j = cells.index((r.form_variant, r.backend)), sizes.index(r.size)
+        grid[i, j] = r.success
+        ax.text(j, i, r.solved, ha="center", va="center", fontsize=7)
+        if r.frontier:
+            ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=2, color="k"))
+    for i, j in zip(*np.where(np.isnan(grid)), strict=True):
+        ax.text(j, i, "-", ha="center", va="center", fontsize=7, color="#777777")
+    im = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=1, aspect="auto")
+    ax.set_xticks(range(len(sizes)), sizes, fontsize=7)
+    ax.set_yticks(range(len(cells)), [f"{f} / {b}" for f, b in cells], fontsize=7)
+    ax.set_xlabel("board size; - = none ran (the cell stopped earlier, or was skipped)")
+    fig.colorbar(im, ax=ax, fraction=0.03, label="solved / ran")
+    fig.tight_layout()
+    return _finish(fig, provenance_note(trials), out, "frontier")

@@ -64,6 +64,9 @@ class SolveResult:
     solve_s: float = 0.0  # the backend's own search
     mode: str = "CPU"
     hint_used: bool = False
+    # The sampler's own effort: sweeps (reads x sweeps, replicas x sweeps x rounds) or
+    # integration steps x agents for simulated bifurcation; 0 where the backend has none.
+    sweeps: int = 0
     extras: dict[str, Scalar] = field(default_factory=dict)
 
 
@@ -126,6 +129,8 @@ class Trial:
     verified: bool = _col("the independent checker accepted the answer", False)
     mode: str = _col("where the last solve ran: CPU, GPU, ...")
     hint_used: bool = _col("any solve started from the previous solution", False)
+    warm_start: str = _col("hint given to later solves: previous, broken or none", "previous")
+    sweeps: int = _col("the samplers' own effort (sweeps or SB steps x agents), summed", 0)
     extras: str = _col("backend-specific figures (JSON): flags any, counts max over solves", "{}")
     timestamp: str = _col("when the trial was stored (UTC, ISO 8601)")
     write_id: str = _col("this stored version of the trial (a re-run writes a new one)")
@@ -164,6 +169,7 @@ class Iteration:
     reduction_s: float = _col("HUBO -> QUBO reduction", 0.0, "s")
     solve_s: float = _col("the backend's own search", 0.0, "s")
     hint_used: bool = _col("started from the previous solution", False)
+    sweeps: int = _col("the sampler's own effort in this solve (sweeps or SB steps x agents)", 0)
     mode: str = _col("CPU, GPU, ...")
     edges: str = _col("the sample's edges as 0/1 in edge order")
     extras: str = _col("backend-specific figures of this solve (JSON)", "{}")

@@ -201,3 +201,23 @@ def to_latex(
         body.append(" & ".join(cells) + r" \\")
     body += [r"\bottomrule", r"\end{tabular}}", r"\end{table}"]
     return "\n".join(body) + "\n"
+
+
+def grid_markdown(df: pd.DataFrame, caption: str) -> str:
+    """A plain table (every cell already text) in Markdown."""
+    lines = ["| " + " | ".join(map(str, df.columns)) + " |"]
+    lines.append("|" + "|".join("---" for _ in df.columns) + "|")
+    lines += ["| " + " | ".join(map(str, r)) + " |" for r in df.itertuples(index=False)]
+    return "\n".join(lines) + f"\n\n{caption}\n"
+
+
+def grid_latex(df: pd.DataFrame, caption: str, label: str) -> str:
+    """A plain table (every cell already text) as a booktabs LaTeX table."""
+    spec = "l" + "r" * (len(df.columns) - 1)
+    body = [" & ".join(tex_escape(str(v)) for v in r) + r" \\" for r in df.itertuples(index=False)]
+    return "\n".join([
+        r"\begin{table}[t]", r"\centering", r"\small", rf"\begin{{tabular}}{{{spec}}}",
+        r"\toprule", " & ".join(tex_escape(str(c)) for c in df.columns) + r" \\", r"\midrule",
+        *body, r"\bottomrule", r"\end{tabular}", rf"\caption{{{tex_escape(caption)}}}",
+        rf"\label{{{label}}}", r"\end{table}", "",
+    ])  # fmt: skip

@@ -87,6 +87,7 @@ def _write_figures(
         files += plots.performance_profile_figure(by_puzzle, trials, out)
     if (trials["rows"] * trials["cols"]).nunique() > 1:
         files += plots.scaling_figure(trials, out)
+        files += _write_frontier(trials, out)
     chosen = (
         trials[trials.key == board_trial].iloc[0]
         if board_trial
@@ -95,6 +96,25 @@ def _write_figures(
     if chosen is not None and not iterations.empty:
         files += plots.board_figure(chosen, iterations, out)
     return files
+
+
+FRONTIER_CAPTION = (
+    "Frontier: solved/ran per formulation x backend and board size ('-': none ran there: the "
+    "cell stopped at a smaller size where it solved nothing, or its trials were skipped, e.g. "
+    "at a licence limit); frontier = the largest size solved in at least half of its trials."
+)
+
+
+def _write_frontier(trials: pd.DataFrame, out: Path) -> list[Path]:
+    summary = tables.frontier_summary(trials)
+    if summary.empty:
+        return []
+    grid = tables.frontier_grid(summary)
+    md, tex, csv = (out / f"frontier.{ext}" for ext in ("md", "tex", "csv"))
+    md.write_text(render.grid_markdown(grid, FRONTIER_CAPTION))
+    tex.write_text(render.grid_latex(grid, FRONTIER_CAPTION, "tab:frontier"))
+    summary.to_csv(csv, index=False)
+    return [md, tex, csv, *plots.frontier_figure(summary, trials, out)]
 
 
 def build_report(

@@ -70,6 +70,7 @@ class _Loop:
         t.reduction_s += res.reduction_s
         t.mode = res.mode
         t.hint_used = t.hint_used or res.hint_used
+        t.sweeps += int(res.sweeps)
         merge_extras(self.extras, res.extras)
         self.result.iterations.append(
             Iteration(
@@ -87,6 +88,7 @@ class _Loop:
                 reduction_s=res.reduction_s,
                 solve_s=res.solve_s,
                 hint_used=res.hint_used,
+                sweeps=int(res.sweeps),
                 mode=res.mode,
                 edges=answer_to_bits(edges),
                 extras=json.dumps(res.extras, sort_keys=True),
@@ -116,6 +118,30 @@ class _Loop:
         return False
 
 
+WARM_STARTS = ("previous", "broken", "none")
+
+
+def warm_hint(
+    model: Model, prev_edges: list[bool] | None, warm_start: str
+) -> dict[int, int] | None:
+    """The initial state offered to the next solve.
+
+    previous: the last sample's edges as they are (the new cuts make it infeasible);
+    broken: the same with every forbidden loop it contains switched off (after an energy-0
+    solve that is every loop in it); none: no hint. Auxiliaries are recomputed either way.
+    """
+    if prev_edges is None or warm_start == "none":
+        return None
+    edges = list(prev_edges)
+    if warm_start == "broken":
+        for p in model.pieces:
+            c = p.constraint
+            if c.kind == "cut" and all(edges[e] for e in c.edges):
+                for e in c.edges:
+                    edges[e] = False
+    return model.complete(edges)
+
+
 def _iterate(
     loop: _Loop,
     backend: Backend,
@@ -124,6 +150,7 @@ def _iterate(
     deadline: float,
     time_limit_s: float,
     build_s: float,
+    warm_start: str = "previous",
 ) -> None:
     t, model = loop.trial, loop.model
     prev_edges: list[bool] | None = None
@@ -132,7 +159,7 @@ def _iterate(
         if left <= 0:
             t.status, t.reason = Status.TIMEOUT, f"time limit {time_limit_s:g} s reached"
             return
-        hint = model.complete(prev_edges) if prev_edges is not None else None
+        hint = warm_hint(model, prev_edges, warm_start)
         res = solve_within(backend, model, seed=seed + 7919 * k, hint=hint, time_limit_s=left)
         energy, prev_edges, loops = loop.record(k, res, build_s)
         build_s = 0.0
@@ -227,10 +254,12 @@ def _run_trial_here(
     seed: int,
     max_iterations: int,
     time_limit_s: float,
+    warm_start: str = "previous",
 ) -> TrialResult:
     t_start = time.perf_counter()
     result = TrialResult(new_trial(puzzle, formulation, backend, seed))
     t = result.trial
+    t.warm_start = warm_start
     reason = backend.unsupported_reason(formulation) or backend.available()
     if reason:
         t.status, t.reason = Status.SKIPPED, reason
@@ -243,9 +272,8 @@ def _run_trial_here(
         loop = _Loop(puzzle, model, result)
         backend.start(model)
         t.build_s = time.perf_counter() - t0  # the model and the backend's copy of it
-        _iterate(
-            loop, backend, seed, max_iterations, t_start + time_limit_s, time_limit_s, t.build_s
-        )
+        deadline = t_start + time_limit_s
+        _iterate(loop, backend, seed, max_iterations, deadline, time_limit_s, t.build_s, warm_start)
     except Exception as exc:
         _fail(t, exc)
     finally:
@@ -303,11 +331,12 @@ def run_in_fresh_process(
     seed: int,
     max_iterations: int,
     time_limit_s: float,
+    warm_start: str = "previous",
     grace_s: float = 60.0,
 ) -> TrialResult:
     ctx = _context()
     parent, child = ctx.Pipe(duplex=False)
-    args = (puzzle, formulation, backend, seed, max_iterations, time_limit_s)
+    args = (puzzle, formulation, backend, seed, max_iterations, time_limit_s, warm_start)
     proc = ctx.Process(target=_child, args=(child, args), daemon=True)
     t0 = time.perf_counter()
     proc.start()
@@ -342,11 +371,15 @@ def run_trial(
     max_iterations: int = 100,
     time_limit_s: float = 60.0,
     isolate: bool | None = None,
+    warm_start: str = "previous",
 ) -> TrialResult:
-    """One trial of the iterative method. ``isolate`` defaults to the backend's need."""
+    """One trial of the iterative method. ``isolate`` defaults to the backend's need;
+    ``warm_start`` picks the hint later solves get (:func:`warm_hint`)."""
+    if warm_start not in WARM_STARTS:
+        raise ValueError(f"warm_start must be one of {', '.join(WARM_STARTS)}, got {warm_start!r}")
     if isolate is None:
         isolate = backend.needs_fresh_process
-    args = (puzzle, formulation, backend, seed, max_iterations, time_limit_s)
+    args = (puzzle, formulation, backend, seed, max_iterations, time_limit_s, warm_start)
     if isolate:
         return run_in_fresh_process(*args)
     result = _run_trial_here(*args)

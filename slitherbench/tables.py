@@ -206,3 +206,41 @@ def run_summary(trials: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def frontier_summary(trials: pd.DataFrame, threshold: float = 0.5) -> pd.DataFrame:
+    """Per cell (form x backend) and board size: solved/ran, success with its Wilson interval,
+    TTS99; ``frontier`` marks the cell's largest size solved in >= ``threshold`` of trials."""
+    t = with_size(ran_only(trials))
+    sizes = t.drop_duplicates("size").sort_values("cells")["size"].tolist()
+    rows = []
+    for (form, backend), d in t.groupby(CELL_KEYS, sort=False):
+        for size in sizes:
+            g = d[d["size"] == size]
+            if g.empty:
+                continue
+            rows.append({"form_variant": form, "backend": backend, "size": size,
+                         "cells": int(g["cells"].iloc[0]), **_success(g)})  # fmt: skip
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    out["frontier"] = False
+    for _, d in out.groupby(CELL_KEYS, sort=False):
+        ok = d[d["success"] >= threshold]
+        if not ok.empty:
+            out.loc[ok["cells"].idxmax(), "frontier"] = True
+    return out
+
+
+def frontier_grid(summary: pd.DataFrame) -> pd.DataFrame:
+    """The frontier as one row per cell: ``k/n`` per size ("-" not run) and the largest size
+    solved in at least half of its trials ("none" if no size was)."""
+    sizes = summary.drop_duplicates("size").sort_values("cells")["size"].tolist()
+    rows = []
+    for (form, backend), d in summary.groupby(CELL_KEYS, sort=False):
+        by = dict(zip(d["size"], d["solved"], strict=True))
+        best = d.loc[d["frontier"], "size"]
+        rows.append({"form / backend": f"{form} / {backend}",
+                     **{s: by.get(s, "-") for s in sizes},
+                     "frontier": best.iloc[0] if len(best) else "none"})  # fmt: skip
+    return pd.DataFrame(rows)

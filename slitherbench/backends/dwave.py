@@ -66,6 +66,17 @@ class DwaveBackend(Backend):
     ) -> dict[str, Any]:
         return {"seed": seed % (2**31)}
 
+    def sweeps_per_read(self) -> int:
+        """Effort of one read in sweeps (0 where the sampler counts none: tabu)."""
+        return int(self.params.get("num_sweeps", 0))
+
+    def start_params(self, bqm: dimod.BQM, start: Mapping[Any, int]) -> dict[str, Any]:
+        """The sampler's arguments for an initial state (dwave-samplers: ``initial_states``)."""
+        return {
+            "initial_states": ([[start.get(v, 0) for v in bqm.variables]], list(bqm.variables)),
+            "initial_states_generator": "tile",
+        }
+
     def to_bqm(
         self, model: Model, hint: Mapping[int, int] | None
     ) -> tuple[dimod.BQM, dict[Any, int] | None, float, int]:
@@ -91,11 +102,7 @@ class DwaveBackend(Backend):
         bqm, start, const, added = self.to_bqm(model, hint)
         params = self.sample_params(seed, time_limit_s, hint is not None, bqm, const)
         if start is not None:
-            params["initial_states"] = (
-                [[start.get(v, 0) for v in bqm.variables]],
-                list(bqm.variables),
-            )
-            params["initial_states_generator"] = "tile"
+            params.update(self.start_params(bqm, start))
         t2 = time.perf_counter()
         best, best_e, reads, negative = self.read_until_zero(
             sampler, bqm, params, model, const, t2 + time_limit_s
@@ -108,6 +115,7 @@ class DwaveBackend(Backend):
             solve_s=time.perf_counter() - t2,
             mode="CPU",
             hint_used=hint is not None,
+            sweeps=reads * self.sweeps_per_read(),
             extras={
                 "reads": reads,
                 "reduction_added": added,

@@ -1,0 +1,229 @@
+"""The stronger samplers (OpenJij threads/updaters, SQA, parallel tempering, simulated
+bifurcation), warm starts with the cut loops broken, and the frontier rule."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+from hydra import compose, initialize_config_dir
+from omegaconf import OmegaConf
+
+from slitherbench.app import CONF_DIR, run_experiment
+from slitherbench.backends.openjij_sa import OpenJijBackend
+from slitherbench.backends.openjij_sqa import OpenJijSQABackend
+from slitherbench.backends.tempering import ParallelTemperingBackend
+from slitherbench.check import check_answer, split_loops
+from slitherbench.exact import solve_exact
+from slitherbench.formulations import HuboFormulation, Model, QuboFormulation
+from slitherbench.frontier import FrontierGate, size_order
+from slitherbench.library import generated, generated_frontier, get_suite
+from slitherbench.plan import plan_jobs, resolve_cells, validate_config
+from slitherbench.record import ConfigError
+from slitherbench.results import load
+from slitherbench.runner import run_trial, warm_hint
+from slitherbench.store import ResultStore
+
+
+# -- OpenJij: threads, updaters, effort --------------------------------------------------
+def test_openjij_records_threads_updater_and_sweeps() -> None:
+    p = generated(4, 4, 1)
+    b = OpenJijBackend(num_sweeps=500, num_reads=4, updater="HEAT_BATH", num_threads=2)
+    r = run_trial(p, HuboFormulation(), b, seed=1, max_iterations=30, time_limit_s=20)
+    assert r.status == "solved", r.trial.reason
+    assert r.trial.sweeps == 500 * 4 * r.trial.iterations
+    assert all(it.sweeps == 2000 for it in r.iterations)
+    assert '"threads": 2' in r.iterations[0].extras
+    assert OpenJijBackend().threads >= 1  # null: every core this process may use
+
+
+def test_openjij_rejects_an_unknown_updater() -> None:
+    with pytest.raises(ValueError, match="updater must be one of"):
+        OpenJijBackend(updater="GIBBS")
+
+
+@pytest.mark.parametrize("updater", ["METROPOLIS", "HEAT_BATH", "k-local"])
+def test_every_openjij_updater_solves_a_tiny_board(updater: str) -> None:
+    p = generated(3, 3, 1)
+    b = OpenJijBackend(num_sweeps=300, num_reads=4, updater=updater)
+    r = run_trial(p, HuboFormulation(degree_mode="exact"), b, seed=2, max_iterations=30)
+    assert r.status == "solved", r.trial.reason
+
+
+# -- warm starts ---------------------------------------------------------------------------
+def test_broken_hint_switches_off_exactly_the_forbidden_loops() -> None:
+    # Two disjoint unit squares: cut one of them; "broken" switches off its 4 edges only.
+    p = get_suite("tiny")[1]  # 4x4
+    m = Model.build(p, QuboFormulation())
+    sq1 = [p.cell_edges[0][k] for k in range(4)]
+    sq2 = list(p.cell_edges[p.cols * p.rows - 1])
+    edges = [False] * p.num_edges
+    for e in sq1 + sq2:
+        edges[e] = True
+    assert sorted(map(sorted, split_loops(p, edges))) == sorted([sorted(sq1), sorted(sq2)])
+    m.add_cut(sq1)
+    prev = warm_hint(m, edges, "previous")
+    broken = warm_hint(m, edges, "broken")
+    assert warm_hint(m, edges, "none") is None and warm_hint(m, None, "broken") is None
+    assert all(prev[e] == 1 for e in sq1 + sq2)
+    assert all(broken[e] == 0 for e in sq1) and all(broken[e] == 1 for e in sq2)
+    # auxiliaries follow the edges: the broken hint's energy is the best for its edges
+    assert m.energy(broken) == min(
+        m.energy({**broken, **dict(zip(m.pieces[-1].aux, bits, strict=True))})
+        for bits in itertools.product((0, 1), repeat=len(m.pieces[-1].aux))
+    )
+
+
+@pytest.mark.parametrize("warm", ["previous", "broken", "none"])
+def test_warm_start_modes_run_and_are_recorded(warm: str) -> None:
+    p = get_suite("loopy5")[0]
+    b = OpenJijSQABackend(num_sweeps=300, num_reads=4)
+    r = run_trial(
+        p, QuboFormulation(), b, seed=4, max_iterations=60, time_limit_s=30, warm_start=warm
+    )
+    assert r.trial.warm_start == warm
+    later = [it.hint_used for it in r.iterations[1:]]
+    assert not r.iterations[0].hint_used
+    assert all(later) if warm != "none" else not any(later)
+
+
+def test_a_bad_warm_start_is_a_one_line_error() -> None:
+    with pytest.raises(ValueError, match="warm_start must be one of"):
+        run_trial(
+            generated(3, 3, 1), QuboFormulation(), OpenJijSQABackend(), seed=1, warm_start="hot"
+        )
+    cfg = OmegaConf.create({"repetitions": 1, "max_iterations": 1, "base_seed": 0,
+                            "time_limit_s": 1.0, "workers": 1, "overwrite": False,
+                            "progress": False, "trace": False, "frontier": False,
+                            "warm_start": "hot"})  # fmt: skip
+    with pytest.raises(ConfigError, match="warm_start must be one of previous, broken, none"):
+        validate_config(cfg)
+
+
+def test_warm_start_enters_the_config_hash_only_when_not_the_default() -> None:
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        base = compose(config_name="config", overrides=["experiment=smoke"])
+        same = compose(config_name="config", overrides=["experiment=smoke", "warm_start=previous"])
+        other = compose(config_name="config", overrides=["experiment=smoke", "warm_start=broken"])
+    cell = resolve_cells(base)[0]
+    assert cell.config_hash(base) == cell.config_hash(same) != cell.config_hash(other)
+
+
+# -- samplers' own properties ----------------------------------------------------------------
+def test_parallel_tempering_stops_at_a_hinted_answer() -> None:
+    p = get_suite("loopy5")[0]
+    m = Model.build(p, QuboFormulation())
+    hint = m.complete(p.meta["answer"])
+    assert m.energy(hint) == 0
+    r = ParallelTemperingBackend(num_replicas=4, num_sweeps=10).solve(
+        m, seed=1, hint=hint, time_limit_s=30
+    )
+    assert r.energy == 0 and r.hint_used
+    assert r.sweeps == r.extras["rounds"] * 4 * 10 and r.extras["rounds"] >= 1
+
+
+def test_parallel_tempering_is_reproducible_per_seed() -> None:
+    p = generated(4, 4, 1)
+    m = Model.build(p, QuboFormulation())
+    b = ParallelTemperingBackend(
+        num_replicas=4, num_sweeps=5, beta_range=(0.01, 0.02), max_rounds=3
+    )
+    # hot replicas never reach energy 0: exactly 3 rounds, the same for the same seed
+    a, c = (b.solve(m, seed=7, hint=None, time_limit_s=60) for _ in range(2))
+    assert a.extras["rounds"] == c.extras["rounds"] == 3
+    assert a.sample == c.sample
+    assert b.solve(m, seed=8, hint=None, time_limit_s=60).sample != a.sample
+
+
+@pytest.mark.slow
+def test_sb_quadratic_arrays_are_the_model_energy() -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("simulated_bifurcation")
+    from slitherbench.backends.bifurcation import quadratic_arrays
+
+    p = generated(3, 3, 1)
+    m = Model.build(p, QuboFormulation())
+    m.add_cut(list(p.cell_edges[0]))
+    labels, quad, lin, const = quadratic_arrays(m)
+    rng = random.Random(0)
+    for _ in range(50):
+        x = [rng.randint(0, 1) for _ in labels]
+        import torch
+
+        v = torch.tensor(x, dtype=torch.float32)
+        value = float(v @ quad @ v + lin @ v + const)
+        assert value == m.energy(dict(zip(labels, x, strict=True)))
+
+
+@pytest.mark.slow
+def test_sb_records_device_and_solves_a_small_board() -> None:
+    pytest.importorskip("torch")
+    pytest.importorskip("simulated_bifurcation")
+    from slitherbench.backends.bifurcation import SimulatedBifurcationBackend
+
+    p = get_suite("loopy5")[0]
+    b = SimulatedBifurcationBackend(device="cpu", num_threads=1)
+    r = run_trial(p, QuboFormulation(), b, seed=0, max_iterations=30, time_limit_s=60)
+    assert r.status == "solved", r.trial.reason
+    assert r.trial.mode == "CPU" and '"device": "cpu"' in r.iterations[0].extras
+    assert r.trial.sweeps > 0 and check_answer(p, p.meta["answer"]) == []
+
+
+# -- the frontier suite and rule -------------------------------------------------------------
+@pytest.mark.slow
+def test_frontier_suite_is_one_unique_board_per_size_smallest_first() -> None:
+    boards = get_suite("frontier")
+    sizes = [p.size_label for p in boards]
+    assert sizes == ["5x5", "7x7", "10x10", "12x12", "10x18", "15x15", "14x24", "20x36"]
+    for p in generated_frontier():
+        r = solve_exact(p)
+        assert r.status == "unique" and r.answer == p.meta["answer"]
+
+
+@pytest.mark.slow
+def test_shipped_12x12_is_what_generate_makes() -> None:
+    shipped = generated_frontier()[0]
+    assert shipped.to_rows() == generated(12, 12, 2026).to_rows()
+
+
+def _frontier_cfg(extra: list[str]):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return compose(
+            config_name="config",
+            overrides=["experiment=frontier", "puzzle=small", "repetitions=2", "workers=1",
+                       "progress=false", "time_limit_s=5", "max_iterations=3", *extra],
+        )  # fmt: skip
+
+
+def test_a_cell_stops_at_the_first_size_where_it_solved_nothing(tmp_path: Path) -> None:
+    # Steepest descent with 3 iterations solves nothing; the exact method solves everything.
+    cells = "cells=[{formulation: qubo, backend: steepest},{formulation: cons, backend: exact}]"
+    cfg = _frontier_cfg([cells])
+    table = run_experiment(cfg, tmp_path / "store")
+    steep = table[table.backend == "steepest"]
+    exact = table[table.backend == "exact"]
+    assert set(steep.rows * steep.cols) == {16}  # the two 4x4 boards only: 5x5, 6x6 not run
+    assert len(steep) == 4 and not (steep.status == "solved").any()
+    assert len(exact) == 8 and (exact.status == "solved").all()
+    # resuming keeps the rule: nothing more runs
+    again = run_experiment(cfg, tmp_path / "store")
+    assert len(again) == len(table)
+    trials, _ = load(tmp_path / "store")
+    assert len(trials) == 12
+
+
+def test_gate_waits_until_a_size_is_complete(tmp_path: Path) -> None:
+    cfg = _frontier_cfg(["cells=[{formulation: qubo, backend: steepest}]"])
+    cells = resolve_cells(cfg)
+    from slitherbench.plan import puzzles_from_config
+
+    jobs = size_order(plan_jobs(cfg, cells, puzzles_from_config(cfg.puzzle)))
+    assert [j.puzzle.rows * j.puzzle.cols for j in jobs] == sorted(
+        j.puzzle.rows * j.puzzle.cols for j in jobs
+    )
+    store = ResultStore(tmp_path / "s")
+    gate = FrontierGate(store, jobs)
+    big = jobs[-1]
+    assert gate.blocked(big) is None  # nothing known about smaller sizes yet
