@@ -109,6 +109,8 @@ SUITES = {
     # evaluation suite (Loopy corpus, reference10, tiny, small) shares a puzzle with it.
     "training": lambda: [generated(n, n, 1001) for n in (5, 6, 7)],
     "frontier": _frontier,
+    # The first Loopy 10x18 board (the frontier's and the size target's).
+    "loopy10x18": lambda: [p for p in loopy_dev() if p.size_label == "10x18"][:1],
 }
 
 

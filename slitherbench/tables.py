@@ -27,8 +27,8 @@ def _settings(row: pd.Series) -> dict[str, object]:
     for col, prefix in (("formulation_params", ""), ("backend_params", "")):
         if isinstance(row.get(col), str) and row.get(col):
             out.update({f"{prefix}{k}": v for k, v in json.loads(row[col]).items()})
-    for col in ("time_limit_s", "max_iterations"):
-        if col in row:
+    for col in ("time_limit_s", "max_iterations", "warm_start"):
+        if col in row and not (isinstance(row[col], float) and np.isnan(row[col])):
             out[col] = row[col]
     return out
 
