@@ -41,6 +41,7 @@ COLUMNS = {
     "tts99_s": Column("TTS99 [CI]", "Time (s)", ci=True, better="min"),
     "tts99_solve_s": Column("TTS99/solve", "Time (s)", better="min"),
     "zero_rate": Column("E=0 rate", "Solves", better="max"),
+    "sweeps_median": Column("sweeps [CI]", "Effort, solved trials", ci=True, better="min"),
     "solves": Column("solves", "Solves"),
     "trials": Column("ran", "Trials"),
     "skipped": Column("skipped", "Trials"),

@@ -104,7 +104,10 @@ def _medians(ran: pd.DataFrame) -> dict[str, object]:
         ("rounds_median", ok["iterations"] - ok["retries"]),
         ("wall_median_s", ran["wall_s"]),
         ("solve_median_s", ran["solve_s"]),
+        # The samplers' own effort to a solution (machine-independent; 0: not counted).
+        ("sweeps_median", ok["sweeps"] if "sweeps" in ok else pd.Series(dtype=float)),
     ):
+        values = values.dropna()
         out[name], out[f"{name}_lo"], out[f"{name}_hi"] = stats.median_ci(values.to_numpy())
     it = ok["iterations"]
     out.update(
