@@ -8,6 +8,7 @@ the experiment's parameter overrides merged in) and built with ``hydra.utils.ins
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import sys
 from collections.abc import Iterator, Mapping, Sequence
@@ -20,7 +21,7 @@ from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.hydra_config import HydraConfig
 from hydra.errors import HydraException
-from hydra.utils import instantiate
+from hydra.utils import get_class, instantiate
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
@@ -150,12 +151,24 @@ def _merge_params(base: DictConfig, spec: Mapping[str, Any], group: str) -> Dict
     try:
         return OmegaConf.merge(base, params)  # type: ignore[return-value]
     except OmegaConfBaseException:
-        known = ", ".join(k for k in base if k != "_target_")
-        unknown = ", ".join(sorted(set(params) - set(base)))
+        unknown = sorted(set(params) - set(base))
+        if set(unknown) <= _constructor_params(base):  # a setting its YAML leaves out
+            loose = OmegaConf.create(OmegaConf.to_container(base))
+            return OmegaConf.merge(loose, params)  # type: ignore[return-value]
+        known = sorted((set(base) | _constructor_params(base)) - {"_target_"})
         raise ConfigError(
-            f"cell {dict(spec)}: {group} {spec[group]} has no setting {unknown} "
-            f"(conf/{group}/{spec[group]}.yaml has: {known})"
+            f"cell {dict(spec)}: {group} {spec[group]} has no setting {', '.join(unknown)} "
+            f"(its settings: {', '.join(known)})"
         ) from None
+
+
+def _constructor_params(cfg: DictConfig) -> set[str]:
+    """The keyword parameters of the config's ``_target_`` class (empty if it cannot load)."""
+    try:
+        target = get_class(str(cfg.get("_target_")))
+    except Exception:
+        return set()
+    return set(inspect.signature(target.__init__).parameters) - {"self", "params"}
 
 
 def _plain(node: Any) -> dict[str, Any]:

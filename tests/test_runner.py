@@ -35,7 +35,6 @@ FAST = {
     "tabu": {"timeout_ms": 100, "num_reads": 2},
     "openjij": {"num_sweeps": 1000, "num_reads": 4},
     "abs3": {"gpu": 0},
-    "sb": {"num_threads": 1},
 }
 
 
@@ -239,8 +238,6 @@ def test_every_backend_holds_the_time_limit_on_a_large_board(backend: str) -> No
         b = instantiate(OmegaConf.load(CONF / "backend" / f"{backend}.yaml"))
         if backend == "abs3":
             b = ABS3Backend(gpu=0)
-        if backend == "sb":  # PyTorch threads spin: one, as the test suite shares the cores
-            b = make_backend("sb")
         f = FORMS[form]()
         r = run_trial(big, f, b, seed=1, max_iterations=1000, time_limit_s=limit)
         assert r.trial.process_wall_s <= limit + margin, (form, r.status, r.trial.reason)

@@ -227,3 +227,15 @@ def test_gate_waits_until_a_size_is_complete(tmp_path: Path) -> None:
     gate = FrontierGate(store, jobs)
     big = jobs[-1]
     assert gate.blocked(big) is None  # nothing known about smaller sizes yet
+
+
+def test_cell_params_may_set_constructor_settings_but_not_unknown_names() -> None:
+    spec = "cells=[{formulation: qubo, backend: pt, backend_params: {max_rounds: 2}}]"
+    cfg = _frontier_cfg([spec])
+    (cell,) = resolve_cells(cfg)
+    assert cell.backend.params["max_rounds"] == 2
+    bad = _frontier_cfg(
+        ["cells=[{formulation: qubo, backend: pt, backend_params: {max_round: 2}}]"]
+    )
+    with pytest.raises(ConfigError, match=r"pt has no setting max_round .*max_rounds"):
+        resolve_cells(bad)

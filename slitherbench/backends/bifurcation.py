@@ -56,7 +56,7 @@ class SimulatedBifurcationBackend(Backend):
         heated: bool = False,
         device: str = "auto",
         candidates: int = 16,
-        num_threads: int | None = None,
+        num_threads: int | None = 1,
         **params: Any,
     ) -> None:
         if sb_mode not in ("ballistic", "discrete"):
@@ -89,7 +89,7 @@ class SimulatedBifurcationBackend(Backend):
         # Its optimizer logs every stop at INFO; the trial records the outcome instead.
         logging.getLogger("simulated_bifurcation_optimizer").setLevel(logging.WARNING)
         # PyTorch's CPU threads spin: more threads than free cores made a batch 70x slower
-        # here (two processes on two cores), so the count is explicit (null: every core).
+        # here (two processes on two cores), so the default is 1 (null: every core).
         n = self.params["num_threads"]
         torch.set_num_threads(int(n) if n else max(1, len(os.sched_getaffinity(0))))
         t0 = time.perf_counter()
