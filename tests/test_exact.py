@@ -1,5 +1,9 @@
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
+
 from slitherbench.backends.exact import ExactBackend
 from slitherbench.check import check_answer
 from slitherbench.exact import solve_exact
@@ -52,3 +56,48 @@ def test_generator_is_unique_and_deterministic() -> None:
     assert a != generate(5, 6, seed=8)
     r = solve_exact(a)
     assert r.status == "unique" and r.answer == a.meta["answer"]
+
+
+# Every exact family that runs the iterative method on the constraints (cons form): found by
+# what it takes, so a new one is tested without editing this file.
+def _constraint_backends() -> list[str]:
+    from hydra.utils import get_class
+    from omegaconf import OmegaConf
+
+    from slitherbench.backends.constraints import ConstraintBackend
+
+    conf = Path(__file__).resolve().parents[1] / "conf" / "backend"
+    return sorted(
+        p.stem
+        for p in conf.glob("*.yaml")
+        if issubclass(get_class(OmegaConf.load(p)["_target_"]), ConstraintBackend)
+    )
+
+
+CONSTRAINT_BACKENDS = _constraint_backends()
+
+
+def test_the_exact_families_are_all_found() -> None:
+    assert set(CONSTRAINT_BACKENDS) >= {"exact", "sat", "mip", "smt"}
+
+
+@pytest.mark.parametrize("backend", CONSTRAINT_BACKENDS)
+def test_every_exact_family_finds_the_corpus_answer_iteratively(
+    backend: str, corpus_record: dict
+) -> None:
+    from hydra.utils import instantiate
+    from omegaconf import OmegaConf
+
+    from slitherbench.formulations import ConsFormulation
+    from slitherbench.puzzle import answer_from_bits
+    from slitherbench.runner import run_trial
+
+    conf = Path(__file__).resolve().parents[1] / "conf" / "backend" / f"{backend}.yaml"
+    b = instantiate(OmegaConf.load(conf))
+    if b.available():
+        pytest.skip(b.available())
+    p = Puzzle.from_rows(corpus_record["clues"])
+    r = run_trial(p, ConsFormulation(), b, seed=1, max_iterations=500, time_limit_s=120)
+    assert r.status == "solved", r.trial.reason
+    truth = [c == "1" for c in corpus_record["solution_H"] + corpus_record["solution_V"]]
+    assert answer_from_bits(p, r.trial.answer) == truth
