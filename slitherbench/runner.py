@@ -240,7 +240,7 @@ def _fail(t: Trial, exc: BaseException) -> None:
         t.reason = f"{exc} (at iteration {t.iterations + 1})" if t.iterations else str(exc)
         return
     status = getattr(exc, "status", Status.ERROR)
-    t.status = status if status in set(Status) else Status.ERROR
+    t.status = Status(status) if status in set(Status) else Status.ERROR
     t.reason = f"{type(exc).__name__}: {exc}"
     t.solve_cut = isinstance(exc, SolveCut)
     if os.environ.get("SLITHERBENCH_DEBUG"):

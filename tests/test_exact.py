@@ -3,6 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import CORPUS_RECORDS
 
 from slitherbench.backends.exact import ExactBackend
 from slitherbench.check import check_answer
@@ -101,3 +102,49 @@ def test_every_exact_family_finds_the_corpus_answer_iteratively(
     assert r.status == "solved", r.trial.reason
     truth = [c == "1" for c in corpus_record["solution_H"] + corpus_record["solution_V"]]
     assert answer_from_bits(p, r.trial.answer) == truth
+
+
+# Every 5x5 board (0.1 s each), two 7x7 and one 10x10 (about 4 s each).
+ZDD_BOARDS = [
+    *[d for d in CORPUS_RECORDS if d["rows"] == 5],
+    *[d for d in CORPUS_RECORDS if d["rows"] == 7][:2],
+    *[d for d in CORPUS_RECORDS if d["rows"] == 10 == d["cols"]][:1],
+]
+
+
+@pytest.mark.parametrize(
+    "record",
+    [d if d["rows"] == 5 else pytest.param(d, marks=pytest.mark.slow) for d in ZDD_BOARDS],
+    ids=[d["id"] for d in ZDD_BOARDS],
+)
+def test_zdd_finds_the_corpus_answer_and_counts_one(record: dict) -> None:
+    from slitherbench.backends.zdd import ZddBackend
+
+    pytest.importorskip("graphillion")
+    p = Puzzle.from_rows(record["clues"])
+    r = run_trial(p, ConsFormulation(), ZddBackend(), seed=1, max_iterations=3, time_limit_s=120)
+    assert r.status == "solved" and r.trial.iterations == 1, r.trial.reason
+    truth = [c == "1" for c in record["solution_H"] + record["solution_V"]]
+    assert answer_from_bits(p, r.trial.answer) == truth
+    assert '"solutions": 1' in r.trial.extras
+
+
+def test_zdd_counts_several_answers_and_none() -> None:
+    from slitherbench.backends.zdd import ZddBackend
+
+    pytest.importorskip("graphillion")
+    several = run_trial(Puzzle.from_rows(["1.", ".."]), ConsFormulation(), ZddBackend(), seed=1)
+    assert several.status == "solved" and '"solutions": 4' in several.trial.extras
+    none = run_trial(Puzzle.from_rows(["3.", ".0"]), ConsFormulation(), ZddBackend(), seed=1)
+    assert none.status == "error" and "admit no assignment" in none.trial.reason
+
+
+@pytest.mark.slow
+def test_zdd_out_of_memory_is_a_recorded_error() -> None:
+    from slitherbench.backends.zdd import ZddBackend
+
+    pytest.importorskip("graphillion")
+    big = next(d for d in CORPUS_RECORDS if (d["rows"], d["cols"]) == (10, 18))
+    p = Puzzle.from_rows(big["clues"])
+    r = run_trial(p, ConsFormulation(), ZddBackend(memory_cap_gb=0.5), seed=1, time_limit_s=120)
+    assert r.status == "error" and r.trial.reason.endswith("out of memory (cap 0.5 GB)")

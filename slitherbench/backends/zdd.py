@@ -1,0 +1,116 @@
+"""ZDD (graphillion), the survey's ZDD family (Yoshinaka et al.): one zero-suppressed
+decision diagram of every single loop on the grid (degree 0 or 2 at each point, one connected
+component) whose clue sums hold. It solves the whole puzzle at once (direct mode: one
+iteration) and counts the answers, so uniqueness comes with it (``extras.solutions``).
+
+The diagram can outgrow memory (over 8 GB on a 10x18 board, as the survey found on its
+largest instance): it is built in a forked child under an address-space cap
+(``memory_cap_gb``) and killed at the time limit, and the trial records ``error: out of
+memory (cap N GB)`` instead of taking the machine down. Graphillion's default (greedy) edge
+order is kept: the page's edge numbering ran out of memory even at 5x5.
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import multiprocessing as mp
+import os
+import resource
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from ..formulations import Model
+from ..puzzle import Puzzle
+from ..record import Capability, SolveResult
+from .base import Backend
+from .constraints import NoSolution
+
+
+def _count_loops(puzzle: Puzzle, forbidden: list[tuple[int, ...]]) -> tuple[int, list[bool] | None]:
+    from graphillion import GraphSet
+
+    edges = [(a + 1, b + 1) for a, b in puzzle.edge_points]  # graphillion vertices from 1
+    GraphSet.set_universe(edges)
+    degree = {v: range(0, 3, 2) for v in range(1, puzzle.num_points + 1)}
+    clues = [([edges[e] for e in puzzle.cell_edges[c]], (n, n)) for c, n in puzzle.clue_cells]
+    gs = GraphSet.graphs(
+        vertex_groups=[[]], degree_constraints=degree, linear_constraints=clues or None
+    )
+    for loop in forbidden:  # cuts from earlier iterations: no graph holding all of a loop
+        gs = gs.excluding(GraphSet([[edges[e] for e in loop]]))
+    count = gs.len()
+    if count == 0:
+        return 0, None
+    chosen = set(next(iter(gs)))
+    return count, [edge in chosen for edge in edges]
+
+
+def _child(conn: Any, puzzle: Puzzle, forbidden: list[tuple[int, ...]], cap: int) -> None:
+    try:
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
+        # At the cap the C++ allocator aborts with a message (and a fault handler inherited
+        # from the parent would add a dump): the parent reports it in one line instead.
+        faulthandler.disable()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 2)
+        conn.send(_count_loops(puzzle, forbidden))
+    except MemoryError:
+        conn.send("oom")
+    except BaseException as exc:
+        conn.send(f"{type(exc).__name__}: {exc}")
+    finally:
+        conn.close()
+
+
+class ZddBackend(Backend):
+    name = "zdd"
+    takes = frozenset({Capability.CONSTRAINTS})
+    packages = ("graphillion",)
+
+    def __init__(self, memory_cap_gb: float = 4.0, **params: Any) -> None:
+        super().__init__(memory_cap_gb=memory_cap_gb, **params)
+
+    def solve(
+        self, model: Model, *, seed: int, hint: Mapping[int, int] | None, time_limit_s: float
+    ) -> SolveResult:
+        t0 = time.perf_counter()
+        cap_gb = float(self.params["memory_cap_gb"])
+        forbidden = [p.constraint.edges for p in model.pieces if p.constraint.kind == "cut"]
+        got = _run_capped(model.puzzle, forbidden, int(cap_gb * 2**30), time_limit_s)
+        if got == "timeout":
+            raise NoSolution("timeout", f"the ZDD was not built within {time_limit_s:g} s")
+        if got == "oom":
+            raise NoSolution("error", f"out of memory (cap {cap_gb:g} GB)")
+        if isinstance(got, str):
+            raise NoSolution("error", got)
+        count, edges = got
+        if edges is None:
+            raise NoSolution("error", "the constraints so far admit no assignment")
+        sample = model.complete(edges)
+        return SolveResult(
+            sample,
+            model.energy(sample),
+            solve_s=time.perf_counter() - t0,
+            mode="CPU",
+            hint_used=False,
+            extras={"solutions": int(count), "unique": count == 1},
+        )
+
+
+def _run_capped(puzzle: Puzzle, forbidden: list[tuple[int, ...]], cap: int, limit_s: float) -> Any:
+    """The child's answer, "oom", "timeout" or an error text."""
+    ctx = mp.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(child, puzzle, forbidden, cap))
+    proc.start()
+    child.close()
+    try:
+        got = parent.recv() if parent.poll(max(limit_s, 0.01)) else "timeout"
+    except EOFError:  # died without a word: the allocator aborts when the cap is reached
+        got = "oom" if proc.exitcode is None or proc.exitcode < 0 else "no answer"
+    finally:
+        if proc.is_alive():
+            proc.kill()
+        proc.join()
+    return got
