@@ -12,22 +12,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from importlib.util import find_spec
 
 from ortools.sat.python import cp_model
 
 from .puzzle import Puzzle
+from .record import ExactResult
 
-
-@dataclass
-class ExactResult:
-    status: str  # unique | multiple | infeasible | timeout
-    answers: list[list[bool]] = field(default_factory=list)
-    wall_s: float = 0.0
-
-    @property
-    def answer(self) -> list[bool] | None:
-        return self.answers[0] if self.answers else None
+__all__ = ["ExactResult", "IterativeExactModel", "build_circuit_model", "solve_exact"]
 
 
 def cp_solver(time_limit_s: float, seed: int, workers: int) -> cp_model.CpSolver:
@@ -69,9 +61,31 @@ def build_circuit_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model
 
 
 def solve_exact(
-    puzzle: Puzzle, time_limit_s: float = 30.0, seed: int = 0, workers: int = 2
+    puzzle: Puzzle,
+    time_limit_s: float = 30.0,
+    seed: int = 0,
+    workers: int = 2,
+    method: str = "auto",
 ) -> ExactResult:
-    """Solve exactly and prove (or refute) uniqueness."""
+    """Solve exactly and prove (or refute) uniqueness.
+
+    ``method``: "sat" (python-sat with lazy loop cuts: about 10x faster than CP-SAT here, see
+    README), "cpsat" (one ``AddCircuit`` model, the answer then forbidden and solved again),
+    or "auto": "sat" where python-sat is installed (extra [exact]), else "cpsat".
+    """
+    if method == "auto":
+        method = "sat" if find_spec("pysat") is not None else "cpsat"
+    if method == "sat":
+        from .backends.constraints import solve_lazily
+        from .backends.sat import SatBackend
+
+        return solve_lazily(SatBackend(), puzzle, time_limit_s, seed)
+    if method != "cpsat":
+        raise ValueError(f"method must be auto, sat or cpsat, got {method!r}")
+    return _solve_circuit(puzzle, time_limit_s, seed, workers)
+
+
+def _solve_circuit(puzzle: Puzzle, time_limit_s: float, seed: int, workers: int) -> ExactResult:
     t0 = time.perf_counter()
     model, x = build_circuit_model(puzzle)
     solver = cp_solver(time_limit_s, seed, workers)

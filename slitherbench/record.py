@@ -41,6 +41,19 @@ class Capability(StrEnum):
     QUADRATIC = "quadratic model"
 
 
+@dataclass
+class ExactResult:
+    """An exact solve of a whole puzzle with its uniqueness settled."""
+
+    status: str  # unique | multiple | infeasible | timeout
+    answers: list[list[bool]] = field(default_factory=list)
+    wall_s: float = 0.0
+
+    @property
+    def answer(self) -> list[bool] | None:
+        return self.answers[0] if self.answers else None
+
+
 class ConfigError(ValueError):
     """A configuration that cannot run; reported in one line, exit code 2."""
 

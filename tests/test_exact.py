@@ -15,29 +15,48 @@ from slitherbench.puzzle import Puzzle, answer_from_bits
 from slitherbench.runner import run_trial
 
 
-def test_exact_reproduces_corpus_solution_and_proves_unique(corpus_record: dict) -> None:
+@pytest.mark.parametrize("method", ["cpsat", "sat"])
+def test_exact_reproduces_corpus_solution_and_proves_unique(corpus_record: dict, method) -> None:
     p = Puzzle.from_rows(corpus_record["clues"])
-    r = solve_exact(p, time_limit_s=60)
+    r = solve_exact(p, time_limit_s=60, method=method)
     assert r.status == "unique"
     assert r.answer == [c == "1" for c in corpus_record["solution_H"] + corpus_record["solution_V"]]
 
 
-def test_two_answers_report_multiple() -> None:
+METHODS = ["cpsat", "sat"]
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_two_answers_report_multiple(method: str) -> None:
     # 2x2 board, clue 1 top-left: a unit loop around either neighbour cell works.
     p = Puzzle.from_rows(["1.", ".."])
-    r = solve_exact(p)
+    r = solve_exact(p, method=method)
     assert r.status == "multiple"
     assert len(r.answers) == 2 and r.answers[0] != r.answers[1]
     assert all(check_answer(p, a) == [] for a in r.answers)
 
 
-def test_contradiction_reports_infeasible() -> None:
-    assert solve_exact(Puzzle.from_rows(["30"])).status == "infeasible"
+@pytest.mark.parametrize("method", METHODS)
+def test_contradiction_reports_infeasible(method: str) -> None:
+    assert solve_exact(Puzzle.from_rows(["30"]), method=method).status == "infeasible"
 
 
-def test_no_time_is_timeout_not_infeasible() -> None:
-    r = solve_exact(Puzzle.from_rows(["." * 12] * 12), time_limit_s=1e-6)
+@pytest.mark.parametrize("method", METHODS)
+def test_no_time_is_timeout_not_infeasible(method: str) -> None:
+    r = solve_exact(Puzzle.from_rows(["." * 12] * 12), time_limit_s=1e-6, method=method)
     assert r.status in ("timeout", "multiple")  # never "infeasible"
+
+
+def test_auto_method_is_sat_where_python_sat_is_installed(monkeypatch) -> None:
+    import slitherbench.exact as ex
+
+    seen = []
+    monkeypatch.setattr(ex, "_solve_circuit", lambda *a: seen.append("cpsat"))
+    pytest.importorskip("pysat")
+    assert solve_exact(Puzzle.from_rows(["30"])).status == "infeasible" and seen == []
+    monkeypatch.setattr(ex, "find_spec", lambda name: None)
+    solve_exact(Puzzle.from_rows(["30"]))
+    assert seen == ["cpsat"]
 
 
 def test_iterative_exact_on_reference() -> None:
@@ -148,3 +167,32 @@ def test_zdd_out_of_memory_is_a_recorded_error() -> None:
     p = Puzzle.from_rows(big["clues"])
     r = run_trial(p, ConsFormulation(), ZddBackend(memory_cap_gb=0.5), seed=1, time_limit_s=120)
     assert r.status == "error" and r.trial.reason.endswith("out of memory (cap 0.5 GB)")
+
+
+@pytest.mark.parametrize("backend", CONSTRAINT_BACKENDS)
+@pytest.mark.parametrize(
+    ("rows", "status"),
+    [
+        (["1.", ".."], "multiple"),  # four answers
+        (["30"], "infeasible"),  # a 3 beside a 0
+        (["..", ".."], "multiple"),  # no clues: every loop
+        (["3.", ".1"], None),  # whatever the CP-SAT reference finds
+        (["3.2", "...", ".0."], None),
+    ],
+)
+def test_every_exact_family_settles_uniqueness_on_bad_input(backend, rows, status) -> None:
+    from hydra.utils import instantiate
+    from omegaconf import OmegaConf
+
+    from slitherbench.backends.constraints import solve_lazily
+
+    conf = Path(__file__).resolve().parents[1] / "conf" / "backend" / f"{backend}.yaml"
+    b = instantiate(OmegaConf.load(conf))
+    if b.available():
+        pytest.skip(b.available())
+    p = Puzzle.from_rows(rows)
+    r = solve_lazily(b, p, time_limit_s=30)
+    expected = status or solve_exact(p, method="cpsat").status
+    assert r.status == expected
+    assert all(check_answer(p, a) == [] for a in r.answers)
+    assert len(r.answers) == {"unique": 1, "multiple": 2, "infeasible": 0}[expected]

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..formulations import Model
 from ..puzzle import Puzzle
-from ..record import Capability, SolveResult
+from ..record import Capability, ExactResult, SolveResult
 from .base import Backend
 
 
@@ -42,6 +42,10 @@ class ConstraintBackend(Backend):
     @abstractmethod
     def add_cut(self, edges: Sequence[int]) -> None:
         """Forbid the loop: not all of ``edges`` on."""
+
+    @abstractmethod
+    def require_an_edge(self) -> None:
+        """At least one edge on (rules out the empty board, which is no loop)."""
 
     @abstractmethod
     def solve_edges(
@@ -78,3 +82,37 @@ class ConstraintBackend(Backend):
             mode="CPU",
             hint_used=hint is not None,
         )
+
+
+def solve_lazily(
+    backend: ConstraintBackend, puzzle: Puzzle, time_limit_s: float = 30.0, seed: int = 0
+) -> ExactResult:
+    """Solve the whole puzzle and settle uniqueness with ``backend`` alone: solve; a sample of
+    several loops gets every loop cut (lazy constraints); a single loop is an answer, which
+    is then cut too, and solving goes on until a second answer (``multiple``) or none
+    (``unique``; ``infeasible`` if there was no first). Returns an :class:`ExactResult`."""
+    from ..check import split_loops
+
+    t0 = time.perf_counter()
+    backend.build(puzzle)
+    answers: list[list[bool]] = []
+    solves = 0
+    while True:
+        left = time_limit_s - (time.perf_counter() - t0)
+        if left <= 0:
+            return ExactResult("timeout", answers, time.perf_counter() - t0)
+        status, edges = backend.solve_edges(left, (seed + 7919 * solves) % (2**31), None)
+        solves += 1
+        if edges is None:
+            final = "timeout" if status == "timeout" else ("unique" if answers else "infeasible")
+            return ExactResult(final, answers, time.perf_counter() - t0)
+        loops = split_loops(puzzle, edges)
+        if not loops:  # the clues allow the empty board, which is no loop
+            backend.require_an_edge()
+            continue
+        if len(loops) == 1:
+            answers.append(edges)
+            if len(answers) == 2:
+                return ExactResult("multiple", answers, time.perf_counter() - t0)
+        for lp in loops:
+            backend.add_cut(lp)

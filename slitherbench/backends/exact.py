@@ -28,6 +28,10 @@ class ExactBackend(ConstraintBackend):
         assert self._cp is not None, "start() was not called"
         self._cp.add_cut(edges)
 
+    def require_an_edge(self) -> None:
+        assert self._cp is not None, "start() was not called"
+        self._cp.model.AddBoolOr(self._cp.x)
+
     def solve_edges(
         self, time_limit_s: float, seed: int, hint: Sequence[bool] | None
     ) -> tuple[str, list[bool] | None]:

@@ -55,6 +55,9 @@ class HighsBackend(ConstraintBackend):
     def add_cut(self, edges: Sequence[int]) -> None:
         self._h.addConstr(sum(self._x[e] for e in edges) <= len(edges) - 1)
 
+    def require_an_edge(self) -> None:
+        self._h.addConstr(sum(self._x) >= 1)
+
     def solve_edges(
         self, time_limit_s: float, seed: int, hint: Sequence[bool] | None
     ) -> tuple[str, list[bool] | None]:

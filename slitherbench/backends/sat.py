@@ -52,6 +52,9 @@ class SatBackend(ConstraintBackend):
     def add_cut(self, edges: Sequence[int]) -> None:
         self._sat.add_clause([-(e + 1) for e in edges])
 
+    def require_an_edge(self) -> None:
+        self._sat.add_clause([e + 1 for e in range(self._edges)])
+
     def solve_edges(
         self, time_limit_s: float, seed: int, hint: Sequence[bool] | None
     ) -> tuple[str, list[bool] | None]:

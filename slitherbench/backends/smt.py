@@ -36,6 +36,11 @@ class Z3Backend(ConstraintBackend):
 
         self._s.add(z3.Or([z3.Not(self._x[e]) for e in edges]))
 
+    def require_an_edge(self) -> None:
+        import z3
+
+        self._s.add(z3.Or(self._x))
+
     def solve_edges(
         self, time_limit_s: float, seed: int, hint: Sequence[bool] | None
     ) -> tuple[str, list[bool] | None]:
