@@ -32,7 +32,7 @@ def main() -> int:
     args = ap.parse_args()
     rows = []
     for p in loopy_dev():
-        r = solve_exact(p, time_limit_s=60)
+        r = solve_exact(p, time_limit_s=60, method="cpsat")
         t0 = time.perf_counter()
         it = run_trial(p, ConsFormulation(), ExactBackend(), seed=0, max_iterations=1000).trial
         rows.append(
