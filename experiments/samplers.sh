@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Issue 10's measurements besides the frontier (each resumable; reports under results/<name>/report):
 #   targets           reference10, 20 seeds, 60 s: hubo[exact, cut weight 2]/openjij, qubo/pt
-#   targets_10x18     the first Loopy 10x18 board, 5 seeds, 120 s: hubo/openjij, qubo/pt
+#   targets_10x18     the first Loopy 10x18 board, 5 seeds, 120 s: hubo[exact, cut weight 2]/openjij
 #   openjij_updaters  METROPOLIS / HEAT_BATH / k-local per form, mixed suite, 2 seeds, 30 s
 #   warm_starts       previous / broken / none per hint-taking backend, Loopy 5x5s, 20 s
 set -euo pipefail
