@@ -295,15 +295,15 @@ def precheck(p: Puzzle, time_limit_s: float = 10.0, allow_multiple: bool = False
         return
     r = solve_exact(p, time_limit_s=time_limit_s)
     if r.status == "infeasible":
-        raise ConfigError(f"puzzle.text: the clues admit no single loop (CP-SAT proved it, {p!r})")
+        raise ConfigError(f"puzzle.text: the clues admit no single loop (the exact check proved it, {p!r})")
     if r.status == "timeout":
         _note(
-            f"uniqueness of {p!r} not checked: CP-SAT did not finish in {time_limit_s:g} s "
+            f"uniqueness of {p!r} not checked: the exact check did not finish in {time_limit_s:g} s "
             "(raise puzzle.precheck_time_limit_s to check it)"
         )
     if r.status == "multiple" and not allow_multiple:
         raise ConfigError(
-            f"puzzle.text: {p!r} has more than one answer (CP-SAT found two); to run it anyway, "
+            f"puzzle.text: {p!r} has more than one answer (the exact check found two); to run it anyway, "
             "with any valid loop counted as solved, add puzzle.allow_multiple=true"
         )
     if r.status == "multiple":
