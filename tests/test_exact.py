@@ -196,3 +196,22 @@ def test_every_exact_family_settles_uniqueness_on_bad_input(backend, rows, statu
     assert r.status == expected
     assert all(check_answer(p, a) == [] for a in r.answers)
     assert len(r.answers) == {"unique": 1, "multiple": 2, "infeasible": 0}[expected]
+
+
+@pytest.mark.parametrize("backend", CONSTRAINT_BACKENDS)
+def test_an_answer_beside_other_loops_is_found_not_cut_away(backend: str) -> None:
+    # On this generated 12x12 the SAT solver's second sample held the answer loop beside
+    # four others; cutting it as one of them made the board look infeasible (a bug, fixed).
+    from hydra.utils import instantiate
+    from omegaconf import OmegaConf
+
+    from slitherbench.backends.constraints import solve_lazily
+    from slitherbench.library import generated_frontier
+
+    conf = Path(__file__).resolve().parents[1] / "conf" / "backend" / f"{backend}.yaml"
+    b = instantiate(OmegaConf.load(conf))
+    if b.available():
+        pytest.skip(b.available())
+    for p in generated_frontier()[:1]:
+        r = solve_lazily(b, p, time_limit_s=60)
+        assert r.status == "unique" and r.answer == p.meta["answer"]

@@ -87,11 +87,11 @@ class ConstraintBackend(Backend):
 def solve_lazily(
     backend: ConstraintBackend, puzzle: Puzzle, time_limit_s: float = 30.0, seed: int = 0
 ) -> ExactResult:
-    """Solve the whole puzzle and settle uniqueness with ``backend`` alone: solve; a sample of
-    several loops gets every loop cut (lazy constraints); a single loop is an answer, which
-    is then cut too, and solving goes on until a second answer (``multiple``) or none
-    (``unique``; ``infeasible`` if there was no first). Returns an :class:`ExactResult`."""
-    from ..check import split_loops
+    """Solve the whole puzzle and settle uniqueness with ``backend`` alone: solve; every loop
+    of the sample is cut (lazy constraints), and a loop that satisfies every clue alone is an
+    answer (cut too); solving goes on until a second answer (``multiple``) or none (``unique``;
+    ``infeasible`` if there was no first). Returns an :class:`ExactResult`."""
+    from ..check import loop_satisfies_clues, split_loops
 
     t0 = time.perf_counter()
     backend.build(puzzle)
@@ -110,9 +110,12 @@ def solve_lazily(
         if not loops:  # the clues allow the empty board, which is no loop
             backend.require_an_edge()
             continue
-        if len(loops) == 1:
-            answers.append(edges)
-            if len(answers) == 2:
-                return ExactResult("multiple", answers, time.perf_counter() - t0)
+        # A loop that satisfies every clue alone is an answer, also beside other loops (the
+        # page's stopping rule); it is cut like the others so that a second one can show.
         for lp in loops:
+            if loop_satisfies_clues(puzzle, lp):
+                on = set(lp)
+                answers.append([e in on for e in range(puzzle.num_edges)])
+                if len(answers) == 2:
+                    return ExactResult("multiple", answers, time.perf_counter() - t0)
             backend.add_cut(lp)
