@@ -49,6 +49,9 @@ def _terminate(signum: int, frame: object) -> None:
 @hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="config")
 def main(cfg: DictConfig) -> None:
     signal.signal(signal.SIGTERM, _terminate)
+    # A shell starts background jobs with SIGINT ignored, and Python then keeps it ignored:
+    # Ctrl-C / kill -INT must still stop a run cleanly.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         if cfg.get("tune"):
             print(run_tuning(cfg).to_string(index=False))
