@@ -8,6 +8,7 @@ energy, never with a number the backend reports.
 
 from __future__ import annotations
 
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from importlib import metadata
@@ -79,6 +80,12 @@ class Backend(ABC):
         return f"{type(self).__name__}({args})"
 
 
+def thread_count(setting: int | None) -> int:
+    """A backend's ``num_threads`` setting: a number as given, null for every core this
+    process may use."""
+    return int(setting) if setting else max(1, len(os.sched_getaffinity(0)))
+
+
 def best_sample(model: Model, samples: Iterable[Mapping[Any, int]]) -> tuple[dict[int, int], int]:
     """The sample with the lowest energy under the model's own rule. Labels that are not
     integers (a reduction's product variables) are dropped."""
@@ -94,4 +101,4 @@ def best_sample(model: Model, samples: Iterable[Mapping[Any, int]]) -> tuple[dic
     return best, best_e
 
 
-__all__ = ["Backend", "BackendUnavailable", "Scalar", "SolveResult", "best_sample"]
+__all__ = ["Backend", "BackendUnavailable", "Scalar", "SolveResult", "best_sample", "thread_count"]

@@ -9,7 +9,6 @@ Install with ``pip install -e ".[sb]"`` (README: pick a CPU or CUDA build of PyT
 from __future__ import annotations
 
 import logging
-import os
 import time
 import warnings
 from collections.abc import Mapping
@@ -17,7 +16,7 @@ from typing import Any, ClassVar
 
 from ..formulations import Model
 from ..record import Capability, SolveResult
-from .base import Backend, best_sample
+from .base import Backend, best_sample, thread_count
 
 
 def quadratic_arrays(model: Model) -> tuple[list[int], Any, Any, float]:
@@ -90,8 +89,7 @@ class SimulatedBifurcationBackend(Backend):
         logging.getLogger("simulated_bifurcation_optimizer").setLevel(logging.WARNING)
         # PyTorch's CPU threads spin: more threads than free cores made a batch 70x slower
         # here (two processes on two cores), so the default is 1 (null: every core).
-        n = self.params["num_threads"]
-        torch.set_num_threads(int(n) if n else max(1, len(os.sched_getaffinity(0))))
+        torch.set_num_threads(thread_count(self.params["num_threads"]))
         t0 = time.perf_counter()
         device = self.torch_device()
         labels, quad, lin, const = quadratic_arrays(model)

@@ -6,14 +6,13 @@ single-spin ``METROPOLIS`` / ``HEAT_BATH`` or ``k-local``, made for high-degree 
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from ..formulations import Model
 from ..record import Capability, SolveResult
-from .base import Backend, best_sample
+from .base import Backend, best_sample, thread_count
 
 UPDATERS = ("METROPOLIS", "HEAT_BATH", "k-local")
 
@@ -51,8 +50,7 @@ class OpenJijBackend(Backend):
 
     @property
     def threads(self) -> int:
-        n = self.params["num_threads"]
-        return int(n) if n else max(1, len(os.sched_getaffinity(0)))
+        return thread_count(self.params["num_threads"])
 
     def solve(
         self, model: Model, *, seed: int, hint: Mapping[int, int] | None, time_limit_s: float
