@@ -149,18 +149,23 @@ def test_precheck_says_when_uniqueness_is_not_known(capsys) -> None:
     assert "more than one answer; any valid loop counts" in capsys.readouterr().err
 
 
-@pytest.mark.slow
-def test_two_runs_into_one_store_split_the_work(tmp_path: Path) -> None:
-    store = tmp_path / "s"
-    args = [
+def smoke_command(store: Path, repetitions: int) -> list[str]:
+    """The command line of a quiet ``experiment=smoke`` run into ``store``."""
+    return [
         sys.executable,
         "-m",
         "slitherbench",
         "experiment=smoke",
-        "repetitions=6",
+        f"repetitions={repetitions}",
         "progress=false",
         f"results_dir={store}",
     ]
+
+
+@pytest.mark.slow
+def test_two_runs_into_one_store_split_the_work(tmp_path: Path) -> None:
+    store = tmp_path / "s"
+    args = smoke_command(store, repetitions=6)
     procs = [
         subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for _ in range(2)
@@ -268,15 +273,7 @@ def test_runs_leave_nothing_in_the_working_directory(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_sigterm_stops_a_run_cleanly_and_it_resumes(tmp_path: Path) -> None:
     store = tmp_path / "s"
-    args = [
-        sys.executable,
-        "-m",
-        "slitherbench",
-        "experiment=smoke",
-        "repetitions=8",
-        "progress=false",
-        f"results_dir={store}",
-    ]
+    args = smoke_command(store, repetitions=8)
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120
 
