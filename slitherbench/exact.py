@@ -19,7 +19,13 @@ from ortools.sat.python import cp_model
 from .puzzle import Puzzle
 from .record import ExactResult
 
-__all__ = ["ExactResult", "IterativeExactModel", "build_circuit_model", "solve_exact"]
+__all__ = [
+    "ExactResult",
+    "IterativeExactModel",
+    "build_circuit_model",
+    "solve_circuit",
+    "solve_exact",
+]
 
 
 def cp_solver(time_limit_s: float, seed: int, workers: int) -> cp_model.CpSolver:
@@ -83,6 +89,20 @@ def solve_exact(
     if method != "cpsat":
         raise ValueError(f"method must be auto, sat or cpsat, got {method!r}")
     return _solve_circuit(puzzle, time_limit_s, seed, workers)
+
+
+def solve_circuit(
+    puzzle: Puzzle, time_limit_s: float, seed: int = 0, workers: int = 1
+) -> tuple[str, list[bool] | None]:
+    """One solve of the circuit model: ("feasible", edges), ("infeasible"|"timeout", None)."""
+    model, x = build_circuit_model(puzzle)
+    solver = cp_solver(time_limit_s, seed, workers)
+    st = solver.Solve(model)
+    if st == cp_model.INFEASIBLE:
+        return "infeasible", None
+    if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return "timeout", None
+    return "feasible", [bool(solver.Value(v)) for v in x]
 
 
 def _solve_circuit(puzzle: Puzzle, time_limit_s: float, seed: int, workers: int) -> ExactResult:

@@ -175,10 +175,22 @@ def _plain(node: Any) -> dict[str, Any]:
     return OmegaConf.to_container(node, resolve=True)  # type: ignore[return-value]
 
 
+def _with_cut(spec: dict[str, Any], cut: str) -> dict[str, Any]:
+    """The top-level ``cut`` for a cell that does not set its own (the default adds nothing,
+    so stores made before it existed keep their config hashes)."""
+    if cut == "loop" or "cut" in (spec.get("formulation_params") or {}):
+        return spec
+    return {**spec, "formulation_params": {**(spec.get("formulation_params") or {}), "cut": cut}}
+
+
 def resolve_cells(cfg: DictConfig) -> list[Cell]:
     """The experiment's cells, or the one cell the formulation/backend groups chose."""
+    cut = str(cfg.get("cut", "loop"))
     if cfg.cells is None:
-        cell = build_cell(_plain(cfg.formulation), _plain(cfg.backend))
+        f = _plain(cfg.formulation)
+        cell = build_cell(
+            f if cut == "loop" else {**f, "cut": f.get("cut", cut)}, _plain(cfg.backend)
+        )
         if not cfg.get("tuned"):
             return [cell]
         specs = [
@@ -187,8 +199,9 @@ def resolve_cells(cfg: DictConfig) -> list[Cell]:
                 "backend": _group_name("backend", cell),
             }
         ]
-        return [compose_cell(*with_tuned(specs[0], cfg.tuned_dir))]
+        return [compose_cell(*with_tuned(_with_cut(specs[0], cut), cfg.tuned_dir))]
     specs = [_plain(s) if isinstance(s, DictConfig) else dict(s) for s in cfg.cells]
+    specs = [_with_cut(s, cut) for s in specs]
     if cfg.cell is not None:
         if not 0 <= int(cfg.cell) < len(specs):
             raise ConfigError(
@@ -223,7 +236,7 @@ SETTINGS = {
     "frontier": ("boolean", None, False),
 }
 # name -> the values it may take
-CHOICES = {"warm_start": ("previous", "broken", "none")}
+CHOICES = {"warm_start": ("previous", "broken", "none"), "cut": ("loop", "region")}
 
 
 def _setting_problem(name: str, value: Any, kind: str, low: Any, nullable: bool) -> str | None:

@@ -136,8 +136,8 @@ def warm_hint(
     if warm_start == "broken":
         for p in model.pieces:
             c = p.constraint
-            if c.kind == "cut" and all(edges[e] for e in c.edges):
-                for e in c.edges:
+            if c.source and not c.holds(edges):
+                for e in c.source:
                     edges[e] = False
     return model.complete(edges)
 
@@ -169,8 +169,7 @@ def _iterate(
         if loop.finish(loops):
             return
         t0 = time.perf_counter()
-        for lp in loops:
-            model.add_cut(lp)
+        model.add_cuts(loops)
         build_s = time.perf_counter() - t0
         t.build_s += build_s
     t.status, t.reason = Status.MAX_ITERATIONS, f"{max_iterations} iterations without an answer"

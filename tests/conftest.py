@@ -29,3 +29,19 @@ CORPUS_RECORDS = [json.loads(line) for line in _corpus_path().read_text().splitl
 )
 def corpus_record(request: pytest.FixtureRequest) -> dict:
     return request.param
+
+
+# Every exact family that runs the iterative method on the constraints (cons form): found by
+# what it takes, so a new one is tested without editing this file.
+def constraint_backends() -> list[str]:
+    from hydra.utils import get_class
+    from omegaconf import OmegaConf
+
+    from slitherbench.backends.constraints import ConstraintBackend
+
+    conf = Path(__file__).resolve().parents[1] / "conf" / "backend"
+    return sorted(
+        p.stem
+        for p in conf.glob("*.yaml")
+        if issubclass(get_class(OmegaConf.load(p)["_target_"]), ConstraintBackend)
+    )

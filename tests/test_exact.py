@@ -3,7 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS_RECORDS
+from conftest import CORPUS_RECORDS, constraint_backends
 
 from slitherbench.backends.exact import ExactBackend
 from slitherbench.check import check_answer
@@ -78,23 +78,7 @@ def test_generator_is_unique_and_deterministic() -> None:
     assert r.status == "unique" and r.answer == a.meta["answer"]
 
 
-# Every exact family that runs the iterative method on the constraints (cons form): found by
-# what it takes, so a new one is tested without editing this file.
-def _constraint_backends() -> list[str]:
-    from hydra.utils import get_class
-    from omegaconf import OmegaConf
-
-    from slitherbench.backends.constraints import ConstraintBackend
-
-    conf = Path(__file__).resolve().parents[1] / "conf" / "backend"
-    return sorted(
-        p.stem
-        for p in conf.glob("*.yaml")
-        if issubclass(get_class(OmegaConf.load(p)["_target_"]), ConstraintBackend)
-    )
-
-
-CONSTRAINT_BACKENDS = _constraint_backends()
+CONSTRAINT_BACKENDS = constraint_backends()
 
 
 def test_the_exact_families_are_all_found() -> None:

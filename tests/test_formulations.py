@@ -48,7 +48,7 @@ def min_energy(model: Model, edges: tuple[int, ...]) -> int:
     total = 0
     for piece in model.pieces:
         if piece.native is not None:
-            s = sum(edges[e] for e in piece.constraint.edges)
+            s = piece.constraint.total(edges)
             total += piece.native.weight * piece.constraint.distance(s) ** 2
             continue
         assert piece.poly is not None
@@ -159,6 +159,7 @@ forms = {"cons": ConsFormulation(), "hubo-aux": HuboFormulation(), "hubo-exact":
 p = Puzzle.from_rows(["2.", ".3"])
 m = Model.build(p, forms[sys.argv[1]])
 m.add_cut(list(p.cell_edges[0]))
+m.add_region(list(p.cell_edges[0]), p.h(2, 1))  # a region cut (coefficients -2) as well
 s = QbppSession()
 s.sync(m)
 rng = random.Random(0)

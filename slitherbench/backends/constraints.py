@@ -4,7 +4,12 @@ degrees in {0, 2}, loop cuts) instead of a penalty form: they take the cons form
 Each solve returns an assignment satisfying every constraint so far, like an annealer
 reaching energy 0, so the runner's iterations give that solver family's iteration count.
 A subclass builds its solver once per trial (``build``), adds each new loop cut to it
-(``add_cut``: incremental solvers keep what they learnt) and solves (``solve_edges``).
+(``add_cut``, ``add_region``: incremental solvers keep what they learnt) and solves
+(``solve_edges``).
+
+``mode: direct`` solves the whole puzzle in one step instead (one iteration, as the ZDD):
+``solve_direct``, by default the lazy-constraint loop with region cuts (each solve's loops
+cut inside the backend until one loop remains); CP-SAT uses its circuit model.
 """
 
 from __future__ import annotations
@@ -12,9 +17,10 @@ from __future__ import annotations
 import time
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from ..formulations import Model
+from ..formulations import CUT_KINDS, Constraint, Model, region_constraint, region_parts
 from ..puzzle import Puzzle
 from ..record import Capability, ExactResult, SolveResult
 from .base import Backend
@@ -28,11 +34,16 @@ class NoSolution(RuntimeError):
         self.status = status
 
 
+MODES = ("iterative", "direct")
+
+
 class ConstraintBackend(Backend):
     takes = frozenset({Capability.CONSTRAINTS})
 
-    def __init__(self, **params: Any) -> None:
-        super().__init__(**params)
+    def __init__(self, mode: str = "iterative", **params: Any) -> None:
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+        super().__init__(mode=mode, **params)
         self._cuts = 0
 
     @abstractmethod
@@ -42,6 +53,16 @@ class ConstraintBackend(Backend):
     @abstractmethod
     def add_cut(self, edges: Sequence[int]) -> None:
         """Forbid the loop: not all of ``edges`` on."""
+
+    @abstractmethod
+    def add_region(self, border: Sequence[int], e: int, f: int) -> None:
+        """A region cut: sum_border x >= 2 (x_e + x_f - 1) (see ``region_constraint``)."""
+
+    def add_constraint(self, c: Constraint) -> None:
+        if c.kind == "region":
+            self.add_region(*region_parts(c))
+        else:
+            self.add_cut(c.edges)
 
     @abstractmethod
     def require_an_edge(self) -> None:
@@ -57,13 +78,23 @@ class ConstraintBackend(Backend):
         self.build(model.puzzle)
         self._cuts = 0
 
+    def solve_direct(
+        self, puzzle: Puzzle, time_limit_s: float, seed: int
+    ) -> tuple[str, list[bool] | None, dict[str, Any]]:
+        """The whole puzzle in one step: (status, answer edges or None, extras)."""
+        found = lazy_answers(self, puzzle, time_limit_s, seed, cut="region", want=1)
+        extras = {"lazy_solves": found.solves, "lazy_cuts": found.cuts}
+        return found.status, (found.answers[0] if found.answers else None), extras
+
     def solve(
         self, model: Model, *, seed: int, hint: Mapping[int, int] | None, time_limit_s: float
     ) -> SolveResult:
+        if self.params["mode"] == "direct":
+            return self._solve_whole(model, seed, time_limit_s)
         t0 = time.perf_counter()
-        cuts = [p.constraint for p in model.pieces if p.constraint.kind == "cut"]
+        cuts = [p.constraint for p in model.pieces if p.constraint.kind in CUT_KINDS]
         for c in cuts[self._cuts :]:
-            self.add_cut(c.edges)
+            self.add_constraint(c)
         self._cuts = len(cuts)
         edges_hint = model.edges_of(hint) if hint is not None else None
         t1 = time.perf_counter()
@@ -83,39 +114,89 @@ class ConstraintBackend(Backend):
             hint_used=hint is not None,
         )
 
+    def _solve_whole(self, model: Model, seed: int, time_limit_s: float) -> SolveResult:
+        t0 = time.perf_counter()
+        status, answer, extras = self.solve_direct(model.puzzle, time_limit_s, seed % (2**31))
+        if answer is None:
+            if status == "timeout":
+                raise NoSolution("timeout", f"{self.name} ran out of time")
+            raise NoSolution("error", "the clues admit no single loop")
+        sample = model.complete(answer)
+        return SolveResult(
+            sample,
+            model.energy(sample),
+            solve_s=time.perf_counter() - t0,
+            mode="CPU",
+            hint_used=False,
+            extras=extras,
+        )
 
-def solve_lazily(
-    backend: ConstraintBackend, puzzle: Puzzle, time_limit_s: float = 30.0, seed: int = 0
-) -> ExactResult:
-    """Solve the whole puzzle and settle uniqueness with ``backend`` alone: solve; every loop
-    of the sample is cut (lazy constraints), and a loop that satisfies every clue alone is an
-    answer (cut too); solving goes on until a second answer (``multiple``) or none (``unique``;
-    ``infeasible`` if there was no first). Returns an :class:`ExactResult`."""
+
+@dataclass
+class LazyRun:
+    status: str  # unique / multiple / infeasible / timeout, or "found" (want answers reached)
+    answers: list[list[bool]]
+    solves: int = 0
+    cuts: int = 0
+
+
+def lazy_answers(
+    backend: ConstraintBackend,
+    puzzle: Puzzle,
+    time_limit_s: float,
+    seed: int = 0,
+    cut: str = "loop",
+    want: int = 2,
+) -> LazyRun:
+    """The lazy-constraint loop on a built backend: solve; a loop of the sample that
+    satisfies every clue alone is an answer (also beside other loops: the page's stopping
+    rule) and gets a loop cut so that another can show; the other loops get loop cuts or,
+    with ``cut="region"``, region cuts; until ``want`` answers ("found", or "multiple" for 2)
+    or no assignment is left ("unique" after one answer, "infeasible" before)."""
     from ..check import loop_satisfies_clues, split_loops
 
     t0 = time.perf_counter()
-    backend.build(puzzle)
-    answers: list[list[bool]] = []
-    solves = 0
+    run = LazyRun("timeout", [])
     while True:
         left = time_limit_s - (time.perf_counter() - t0)
         if left <= 0:
-            return ExactResult("timeout", answers, time.perf_counter() - t0)
-        status, edges = backend.solve_edges(left, (seed + 7919 * solves) % (2**31), None)
-        solves += 1
+            return run
+        status, edges = backend.solve_edges(left, (seed + 7919 * run.solves) % (2**31), None)
+        run.solves += 1
         if edges is None:
-            final = "timeout" if status == "timeout" else ("unique" if answers else "infeasible")
-            return ExactResult(final, answers, time.perf_counter() - t0)
+            if status != "timeout":
+                run.status = "unique" if run.answers else "infeasible"
+            return run
         loops = split_loops(puzzle, edges)
         if not loops:  # the clues allow the empty board, which is no loop
             backend.require_an_edge()
             continue
-        # A loop that satisfies every clue alone is an answer, also beside other loops (the
-        # page's stopping rule); it is cut like the others so that a second one can show.
-        for lp in loops:
+        for k, lp in enumerate(loops):
             if loop_satisfies_clues(puzzle, lp):
                 on = set(lp)
-                answers.append([e in on for e in range(puzzle.num_edges)])
-                if len(answers) == 2:
-                    return ExactResult("multiple", answers, time.perf_counter() - t0)
+                run.answers.append([e in on for e in range(puzzle.num_edges)])
+                if len(run.answers) == want:
+                    run.status = "multiple" if want == 2 else "found"
+                    return run
+            elif cut == "region" and len(loops) > 1:
+                other = min(loops[(k + 1) % len(loops)])
+                backend.add_constraint(region_constraint(puzzle, lp, other, run.cuts))
+                run.cuts += 1
+                continue
             backend.add_cut(lp)
+            run.cuts += 1
+
+
+def solve_lazily(
+    backend: ConstraintBackend,
+    puzzle: Puzzle,
+    time_limit_s: float = 30.0,
+    seed: int = 0,
+    cut: str = "loop",
+) -> ExactResult:
+    """Solve the whole puzzle and settle uniqueness with ``backend`` alone (the lazy loop of
+    :func:`lazy_answers` until a second answer or none). Returns an :class:`ExactResult`."""
+    t0 = time.perf_counter()
+    backend.build(puzzle)
+    run = lazy_answers(backend, puzzle, time_limit_s, seed, cut=cut, want=2)
+    return ExactResult(run.status, run.answers, time.perf_counter() - t0)

@@ -1,12 +1,13 @@
 """CP-SAT as a backend (the reference exact family): the clue, degree and cut constraints in
-one CP-SAT model, cuts added as the run goes, the previous solution passed as a hint."""
+one CP-SAT model, cuts added as the run goes, the previous solution passed as a hint; in
+``mode: direct`` the circuit model solves the whole puzzle at once."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from ..exact import IterativeExactModel
+from ..exact import IterativeExactModel, solve_circuit
 from ..puzzle import Puzzle
 from .constraints import ConstraintBackend, NoSolution
 
@@ -28,6 +29,11 @@ class ExactBackend(ConstraintBackend):
         assert self._cp is not None, "start() was not called"
         self._cp.add_cut(edges)
 
+    def add_region(self, border: Sequence[int], e: int, f: int) -> None:
+        assert self._cp is not None, "start() was not called"
+        x = self._cp.x
+        self._cp.model.Add(sum(x[g] for g in border) - 2 * x[e] - 2 * x[f] >= -2)
+
     def require_an_edge(self) -> None:
         assert self._cp is not None, "start() was not called"
         self._cp.model.AddBoolOr(self._cp.x)
@@ -39,6 +45,13 @@ class ExactBackend(ConstraintBackend):
         return self._cp.solve(
             time_limit_s, seed=seed, hint=hint, workers=int(self.params["workers"])
         )
+
+    def solve_direct(
+        self, puzzle: Puzzle, time_limit_s: float, seed: int
+    ) -> tuple[str, list[bool] | None, dict[str, Any]]:
+        """Direct mode: the reference circuit model (one loop by ``AddCircuit``), one solve."""
+        status, edges = solve_circuit(puzzle, time_limit_s, seed, int(self.params["workers"]))
+        return status, edges, {}
 
     def close(self) -> None:
         self._cp = None

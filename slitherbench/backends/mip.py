@@ -55,6 +55,10 @@ class HighsBackend(ConstraintBackend):
     def add_cut(self, edges: Sequence[int]) -> None:
         self._h.addConstr(sum(self._x[e] for e in edges) <= len(edges) - 1)
 
+    def add_region(self, border: Sequence[int], e: int, f: int) -> None:
+        x = self._x
+        self._h.addConstr(sum(x[g] for g in border) - 2 * x[e] - 2 * x[f] >= -2)
+
     def require_an_edge(self) -> None:
         self._h.addConstr(sum(self._x) >= 1)
 

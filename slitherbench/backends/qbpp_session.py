@@ -68,7 +68,7 @@ class QbppSession:
         q = self.qbpp
         if p.native is not None:
             c = p.constraint
-            total = q.sum([self.vars[e] for e in c.edges])
+            total = q.sum([a * self.vars[e] for e, a in c.linear().items()])
             lo, hi = min(c.allowed), max(c.allowed)
             if len(c.allowed) == 1:
                 con = q.cons(total, equal=c.allowed[0])

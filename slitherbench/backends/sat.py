@@ -52,6 +52,11 @@ class SatBackend(ConstraintBackend):
     def add_cut(self, edges: Sequence[int]) -> None:
         self._sat.add_clause([-(e + 1) for e in edges])
 
+    def add_region(self, border: Sequence[int], e: int, f: int) -> None:
+        # One clause "e and f on => some border edge on": every point has degree 0 or 2, so
+        # a border is crossed an even number of times, and once means twice.
+        self._sat.add_clause([-(e + 1), -(f + 1), *(g + 1 for g in border)])
+
     def require_an_edge(self) -> None:
         self._sat.add_clause([e + 1 for e in range(self._edges)])
 

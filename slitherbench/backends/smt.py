@@ -36,6 +36,13 @@ class Z3Backend(ConstraintBackend):
 
         self._s.add(z3.Or([z3.Not(self._x[e]) for e in edges]))
 
+    def add_region(self, border: Sequence[int], e: int, f: int) -> None:
+        import z3
+
+        x = self._x
+        terms = [(x[g], 1) for g in border] + [(z3.Not(x[e]), 2), (z3.Not(x[f]), 2)]
+        self._s.add(z3.PbGe(terms, 2))
+
     def require_an_edge(self) -> None:
         import z3
 

@@ -1,11 +1,23 @@
 """Formulations: cons (native constraints), hubo (loop products) and qubo (aux + slack)."""
 
-from .base import Constraint, Formulation, Model, base_constraints, cut_constraint
+from .base import (
+    CUT_KINDS,
+    CUTS,
+    Constraint,
+    Formulation,
+    Model,
+    base_constraints,
+    cut_constraint,
+    region_constraint,
+    region_parts,
+)
 from .cons import ConsFormulation
 from .hubo import HuboFormulation
 from .qubo import QuboFormulation
 
 __all__ = [
+    "CUTS",
+    "CUT_KINDS",
     "ConsFormulation",
     "Constraint",
     "Formulation",
@@ -14,4 +26,6 @@ __all__ = [
     "QuboFormulation",
     "base_constraints",
     "cut_constraint",
+    "region_constraint",
+    "region_parts",
 ]

@@ -20,24 +20,51 @@ from ..puzzle import Puzzle
 from ..record import Capability
 
 Poly = dict[tuple[int, ...], int]  # sorted label tuple -> integer coefficient; () is the constant
-Kind = Literal["clue", "degree", "cut"]
+Kind = Literal["clue", "degree", "cut", "region"]
+CUT_KINDS = ("cut", "region")  # constraints added as the run goes
+CUTS = ("loop", "region")  # a formulation's ``cut`` setting: how a found loop is forbidden
 
 
 @dataclass(frozen=True)
 class Constraint:
-    """sum of ``edges`` must lie in ``allowed`` (clue: {n}; degree: {0, 2}; cut: 0..|L|-1)."""
+    """sum of ``coeffs`` x ``edges`` must lie in ``allowed`` (clue: {n}; degree: {0, 2};
+    cut: 0..|L|-1; region: see :func:`region_constraint`). No ``coeffs``: every one is 1."""
 
     kind: Kind
     index: int  # cell, grid point or cut number
     edges: tuple[int, ...]
     allowed: tuple[int, ...]
+    coeffs: tuple[int, ...] = ()
+    source: tuple[int, ...] = ()  # a cut's loop (the edges it was made from)
 
     @property
     def upper(self) -> int:
         return max(self.allowed)
 
+    @property
+    def lower(self) -> int:
+        return min(self.allowed)
+
+    def total(self, values: Mapping[int, int] | Sequence[bool]) -> int:
+        """The left-hand side for a sample (label -> value) or an edge list."""
+        if isinstance(values, Mapping):
+            on = [int(bool(values.get(e, 0))) for e in self.edges]
+        else:
+            on = [int(bool(values[e])) for e in self.edges]
+        return sum(a * v for a, v in zip(self.coeffs or (1,) * len(on), on, strict=True))
+
+    def holds(self, values: Mapping[int, int] | Sequence[bool]) -> bool:
+        return self.total(values) in self.allowed
+
     def distance(self, total: int) -> int:
         return min(abs(total - a) for a in self.allowed)
+
+    def linear(self) -> dict[int, int]:
+        """The left-hand side as label -> coefficient."""
+        out: dict[int, int] = defaultdict(int)
+        for e, a in zip(self.edges, self.coeffs or (1,) * len(self.edges), strict=True):
+            out[e] += a
+        return dict(out)
 
 
 @dataclass(frozen=True)
@@ -63,7 +90,35 @@ def base_constraints(puzzle: Puzzle) -> list[Constraint]:
 
 
 def cut_constraint(loop: Sequence[int], k: int) -> Constraint:
-    return Constraint("cut", k, tuple(sorted(loop)), tuple(range(len(loop))))
+    """The page's loop cut: not every edge of the loop on (sum x_e <= |L| - 1)."""
+    edges = tuple(sorted(loop))
+    return Constraint("cut", k, edges, tuple(range(len(loop))), source=edges)
+
+
+def region_constraint(
+    puzzle: Puzzle, loop: Sequence[int], other: int, k: int, edge: int | None = None
+) -> Constraint:
+    """A connectivity cut from a found loop L (points S), an edge e of L and an edge f of
+    another loop: x(border of S) >= 2 (x_e + x_f - 1). One connected loop through e (inside S)
+    and f (outside) crosses the border at least twice, so no answer is ever cut; it forbids
+    every solution that closes up inside S while f is on, not only L itself.
+    Stored as sum_border x - 2 x_e - 2 x_f in -2..|border|; ``edges`` ends with e, f.
+    ``other`` is f; e is ``edge``, by default the loop's lowest edge."""
+    inside = {p for e in loop for p in puzzle.edge_points[e]}
+    border = tuple(
+        e for e, (a, b) in enumerate(puzzle.edge_points) if (a in inside) != (b in inside)
+    )
+    e = min(loop) if edge is None else edge
+    if e not in loop or inside & set(puzzle.edge_points[other]):
+        raise ValueError("a region cut needs e on the loop and f outside its points")
+    coeffs = (1,) * len(border) + (-2, -2)
+    allowed = tuple(range(-2, len(border) + 1))
+    return Constraint("region", k, (*border, e, other), allowed, coeffs, source=tuple(sorted(loop)))
+
+
+def region_parts(c: Constraint) -> tuple[tuple[int, ...], int, int]:
+    """(border edges, e, f) of a region cut."""
+    return c.edges[:-2], c.edges[-2], c.edges[-1]
 
 
 # -- polynomial helpers -------------------------------------------------------------------
@@ -104,7 +159,12 @@ class Formulation(ABC):
     produces: ClassVar[frozenset[Capability]] = frozenset({Capability.POLYNOMIAL})
     packages: ClassVar[tuple[str, ...]] = ()  # recorded in the provenance columns
 
-    def __init__(self, clue_weight: int = 1, degree_weight: int = 1, cut_weight: int = 1) -> None:
+    def __init__(
+        self, clue_weight: int = 1, degree_weight: int = 1, cut_weight: int = 1, cut: str = "loop"
+    ) -> None:
+        if cut not in CUTS:
+            raise ValueError(f"cut must be one of {', '.join(CUTS)}, got {cut!r}")
+        self.cut = cut
         for label, w in (("clue", clue_weight), ("degree", degree_weight), ("cut", cut_weight)):
             if int(w) != w or w < 1:
                 raise ValueError(f"{label}_weight must be a positive integer, got {w!r}")
@@ -112,6 +172,7 @@ class Formulation(ABC):
             "clue": int(clue_weight),
             "degree": int(degree_weight),
             "cut": int(cut_weight),
+            "region": int(cut_weight),  # region cuts are cuts: one weight for both
         }
 
     @abstractmethod
@@ -122,10 +183,17 @@ class Formulation(ABC):
         return {}
 
     def params(self) -> dict[str, object]:
-        return {f"{k}_weight": v for k, v in self.weights.items()}
+        out: dict[str, object] = {f"{k}_weight": self.weights[k] for k in ("clue", "degree", "cut")}
+        if self.cut != "loop":  # added later: the default stays out of stored parameters
+            out["cut"] = self.cut
+        return out
 
     def describe(self) -> str:
-        return self.name
+        return self.name + self.cut_suffix
+
+    @property
+    def cut_suffix(self) -> str:
+        return "" if self.cut == "loop" else f"+{self.cut}"
 
     @property
     def native(self) -> bool:
@@ -161,7 +229,7 @@ class Model:
 
     @property
     def num_cuts(self) -> int:
-        return sum(p.constraint.kind == "cut" for p in self.pieces)
+        return sum(p.constraint.kind in CUT_KINDS for p in self.pieces)
 
     def new_labels(self, n: int) -> tuple[int, ...]:
         out = tuple(range(self.next_label, self.next_label + n))
@@ -178,6 +246,20 @@ class Model:
 
     def add_cut(self, loop: Sequence[int]) -> Piece:
         return self._add(cut_constraint(loop, self.num_cuts))
+
+    def add_cuts(self, loops: Sequence[Sequence[int]]) -> None:
+        """Forbid every loop of a multi-loop sample, as the formulation's ``cut`` says:
+        loop (the page's no-good per loop) or region (one connectivity cut per loop, its f on
+        the next loop)."""
+        if self.formulation.cut == "loop" or len(loops) < 2:
+            for lp in loops:
+                self.add_cut(lp)
+            return
+        for k, lp in enumerate(loops):
+            self.add_region(lp, min(loops[(k + 1) % len(loops)]))
+
+    def add_region(self, loop: Sequence[int], other: int, edge: int | None = None) -> Piece:
+        return self._add(region_constraint(self.puzzle, loop, other, self.num_cuts, edge))
 
     # -- size ------------------------------------------------------------------------------
     @property
@@ -236,7 +318,7 @@ class Model:
         total = evaluate(self._poly, sample)
         for p in self.pieces:
             if p.native is not None:
-                s = sum(int(sample.get(e, 0)) for e in p.constraint.edges)
+                s = p.constraint.total(sample)
                 total += p.native.weight * p.constraint.distance(s) ** 2
         return total
 

@@ -8,6 +8,47 @@ from itertools import combinations
 from .base import Constraint, Model, Piece, Poly, add_poly, square_linear, sum_edges
 
 
+def slack_coefficients(upper: int) -> list[int]:
+    """Bit weights whose subsets sum to exactly every value 0..upper (and nothing above)."""
+    if upper <= 0:
+        return []
+    bits = upper.bit_length()  # smallest b with 2^b - 1 >= upper, i.e. ceil(log2(upper + 1))
+    coeffs = [1 << k for k in range(bits - 1)]
+    coeffs.append(upper - (sum(coeffs)))
+    return coeffs
+
+
+def slack_bits(value: int, coeffs: Sequence[int]) -> list[int]:
+    """Bits for ``value`` under :func:`slack_coefficients` (top weight first, then binary)."""
+    bits = [0] * len(coeffs)
+    if coeffs and value >= coeffs[-1]:
+        bits[-1] = 1
+        value -= coeffs[-1]
+    for k in range(len(coeffs) - 1):
+        bits[k] = (value >> k) & 1
+    return bits
+
+
+def region_slack_penalty(c: Constraint, model: Model, weight: int) -> Piece:
+    """A region cut lower <= sum a_i x_i as (sum a_i x_i - lower - s)^2 with a binary slack
+    s in [0, upper - lower]: quadratic, ceil(log2(|border| + 3)) slack bits. (Its product form
+    x_e x_f prod_{g in border} (1 - x_g) would expand to 2^|border| terms.)"""
+    coeffs = slack_coefficients(c.upper - c.lower)
+    labels = model.new_labels(len(coeffs))
+    lin = c.linear()
+    lin.update((label, -a) for label, a in zip(labels, coeffs, strict=True))
+    poly: Poly = {}
+    add_poly(poly, square_linear(lin, -c.lower), weight)
+    return Piece(c, poly=poly, aux=labels)
+
+
+def region_slack_value(piece: Piece, edges: Sequence[bool]) -> dict[int, int]:
+    c = piece.constraint
+    s = min(max(c.total(edges) - c.lower, 0), c.upper - c.lower)
+    coeffs = slack_coefficients(c.upper - c.lower)
+    return dict(zip(piece.aux, slack_bits(s, coeffs), strict=True))
+
+
 def clue_penalty(c: Constraint, weight: int) -> Piece:
     """(sum - n)^2."""
     poly: Poly = {}
