@@ -102,6 +102,8 @@ def test_every_exact_family_finds_the_corpus_answer_iteratively(
         pytest.skip(b.available())
     p = Puzzle.from_rows(corpus_record["clues"])
     r = run_trial(p, ConsFormulation(), b, seed=1, max_iterations=500, time_limit_s=120)
+    if r.status == "skipped":  # a size limit (CPLEX Community Edition), with its reason
+        pytest.skip(r.trial.reason)
     assert r.status == "solved", r.trial.reason
     truth = [c == "1" for c in corpus_record["solution_H"] + corpus_record["solution_V"]]
     assert answer_from_bits(p, r.trial.answer) == truth

@@ -165,6 +165,8 @@ def test_every_exact_family_solves_with_region_cuts(
         pytest.skip(b.available())
     p = Puzzle.from_rows(corpus_record["clues"])
     r = run_trial(p, ConsFormulation(cut="region"), b, seed=2, max_iterations=500, time_limit_s=120)
+    if r.status == "skipped":  # a size limit (CPLEX Community Edition), with its reason
+        pytest.skip(r.trial.reason)
     assert r.status == "solved", r.trial.reason
     assert r.trial.iterations == 1 or mode == "iterative"
     truth = [c == "1" for c in corpus_record["solution_H"] + corpus_record["solution_V"]]

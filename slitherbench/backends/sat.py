@@ -18,6 +18,31 @@ from ..puzzle import Puzzle
 from .constraints import ConstraintBackend
 
 
+def puzzle_clauses(
+    puzzle: Puzzle, encoding: str = "seqcounter", guards: dict[int, int] | None = None
+) -> list[list[int]]:
+    """CNF of the clue sums and the degree rule, edge e as DIMACS variable e + 1. With
+    ``guards`` (cell -> a variable), a clue's clauses hold only while its guard is assumed
+    true (the generator switches clues off this way)."""
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import IDPool
+
+    top = puzzle.num_edges + max([0, *(guards or {}).values()])
+    pool = IDPool(start_from=top + 1)
+    out: list[list[int]] = []
+    for c, n in puzzle.clue_cells:
+        lits = [e + 1 for e in puzzle.cell_edges[c]]
+        cnf = CardEnc.equals(lits=lits, bound=n, vpool=pool, encoding=getattr(EncType, encoding))
+        guard = [] if guards is None else [-guards[c]]
+        out += [[*clause, *guard] for clause in cnf.clauses]
+    for edges in puzzle.point_edges:
+        lits = [e + 1 for e in edges]
+        for e in lits:  # e on => another edge of the point on
+            out.append([-e, *(f for f in lits if f != e)])
+        out += [[-v for v in trio] for trio in combinations(lits, 3)]
+    return out
+
+
 class SatBackend(ConstraintBackend):
     name = "sat"
     packages = ("python-sat",)
@@ -27,27 +52,14 @@ class SatBackend(ConstraintBackend):
         self._sat: Any = None
 
     def build(self, puzzle: Puzzle) -> None:
-        from pysat.card import CardEnc, EncType
-        from pysat.formula import IDPool
         from pysat.solvers import Solver
 
         if self._sat is not None:
             self._sat.delete()
         self._sat = Solver(name=str(self.params["solver"]))
         self._edges = puzzle.num_edges
-        x = [e + 1 for e in range(puzzle.num_edges)]  # DIMACS variables 1..E
-        pool = IDPool(start_from=puzzle.num_edges + 1)
-        encoding = getattr(EncType, str(self.params["encoding"]))
-        for c, n in puzzle.clue_cells:
-            lits = [x[e] for e in puzzle.cell_edges[c]]
-            cnf = CardEnc.equals(lits=lits, bound=n, vpool=pool, encoding=encoding)
-            self._sat.append_formula(cnf.clauses)
-        for edges in puzzle.point_edges:
-            lits = [x[e] for e in edges]
-            for e in lits:  # e on => another edge of the point on
-                self._sat.add_clause([-e, *(f for f in lits if f != e)])
-            for trio in combinations(lits, 3):
-                self._sat.add_clause([-v for v in trio])
+        for clause in puzzle_clauses(puzzle, str(self.params["encoding"])):
+            self._sat.add_clause(clause)
 
     def add_cut(self, edges: Sequence[int]) -> None:
         self._sat.add_clause([-(e + 1) for e in edges])

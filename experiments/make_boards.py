@@ -1,0 +1,63 @@
+"""Make the shipped generated boards that are too slow to make on demand: the survey's sizes
+(11x11, 19x11, 25x15, 37x21, 32x46, rows x cols) and the speed targets' 30x40 and 60x60.
+
+    python experiments/make_boards.py survey     # -> slitherbench/data/generated_survey.jsonl
+    python experiments/make_boards.py targets    # -> slitherbench/data/generated_targets.jsonl
+
+Each board is ``generate(rows, cols, seed)`` (seeds fixed below), written as soon as it is
+made, with the seconds it took; the uniqueness of each is proved again by the exact solver
+(SAT) before it is written. Boards already in the file are kept (the script resumes).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from slitherbench.exact import solve_exact
+from slitherbench.generate import generate
+from slitherbench.puzzle import answer_to_bits
+
+DATA = Path(__file__).resolve().parents[1] / "slitherbench" / "data"
+SETS = {
+    "survey": [
+        (r, c, s) for r, c in ((11, 11), (19, 11), (25, 15), (37, 21), (32, 46)) for s in (1, 2)
+    ],
+    "targets": [(r, c, s) for r, c in ((30, 40), (60, 60)) for s in (1, 2, 3)],
+}
+
+
+def main(name: str) -> None:
+    out = DATA / f"generated_{name}.jsonl"
+    done = set()
+    if out.exists():
+        done = {json.loads(line)["id"] for line in out.read_text().splitlines()}
+    for rows, cols, seed in SETS[name]:
+        ident = f"generated-{rows}x{cols}-s{seed}"
+        if ident in done:
+            continue
+        t0 = time.perf_counter()
+        p = generate(rows, cols, seed)
+        made_s = time.perf_counter() - t0
+        check = solve_exact(p, time_limit_s=600)
+        if check.status != "unique" or check.answer != p.meta["answer"]:
+            raise SystemExit(f"{ident}: the exact check says {check.status}")
+        record = {
+            "id": ident,
+            "rows": rows,
+            "cols": cols,
+            "seed": seed,
+            "made_by": f"slitherbench.generate.generate({rows}, {cols}, {seed})",
+            "made_s": round(made_s, 1),
+            "clues": list(p.to_rows()),
+            "answer": answer_to_bits(p.meta["answer"]),
+        }
+        with out.open("a") as f:
+            f.write(json.dumps(record) + "\n")
+        print(f"{ident}: {p.num_clues} clues, made in {made_s:.1f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1] if len(sys.argv) > 1 else "survey")
