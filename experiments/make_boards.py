@@ -4,8 +4,9 @@
     python experiments/make_boards.py survey     # -> slitherbench/data/generated_survey.jsonl
     python experiments/make_boards.py targets    # -> slitherbench/data/generated_targets.jsonl
 
-Each board is ``generate(rows, cols, seed)`` (seeds fixed below), written as soon as it is
-made, with the seconds it took; the uniqueness of each is proved again by the exact solver
+Each board is ``generate(rows, cols, seed, time_limit_s)`` (fixed below), written as soon as
+it is made, with the seconds it took (on whatever else the machine was doing: a check that
+runs out of time keeps its clue, so the clue count can differ by a few between machines); the uniqueness of each is proved again by the exact solver
 (SAT) before it is written. Boards already in the file are kept (the script resumes).
 """
 
@@ -21,11 +22,17 @@ from slitherbench.generate import generate
 from slitherbench.puzzle import answer_to_bits
 
 DATA = Path(__file__).resolve().parents[1] / "slitherbench" / "data"
+# (rows, cols, seed, seconds allowed per clue-removal check: a check out of time keeps its
+# clue, so a shorter limit makes boards with a few more clues, much faster; still unique).
 SETS = {
     "survey": [
-        (r, c, s) for r, c in ((11, 11), (19, 11), (25, 15), (37, 21), (32, 46)) for s in (1, 2)
+        (r, c, s, 5.0 if r * c < 1000 else 1.0)
+        for r, c in ((11, 11), (19, 11), (25, 15), (37, 21), (32, 46))
+        for s in (1, 2)
     ],
-    "targets": [(r, c, s) for r, c in ((30, 40), (60, 60)) for s in (1, 2, 3)],
+    "targets": [
+        (r, c, s, 1.0 if r * c < 2000 else 0.5) for r, c in ((30, 40), (60, 60)) for s in (1, 2, 3)
+    ],
 }
 
 
@@ -34,12 +41,12 @@ def main(name: str) -> None:
     done = set()
     if out.exists():
         done = {json.loads(line)["id"] for line in out.read_text().splitlines()}
-    for rows, cols, seed in SETS[name]:
+    for rows, cols, seed, limit_s in SETS[name]:
         ident = f"generated-{rows}x{cols}-s{seed}"
         if ident in done:
             continue
         t0 = time.perf_counter()
-        p = generate(rows, cols, seed)
+        p = generate(rows, cols, seed, time_limit_s=limit_s)
         made_s = time.perf_counter() - t0
         check = solve_exact(p, time_limit_s=600)
         if check.status != "unique" or check.answer != p.meta["answer"]:
@@ -49,7 +56,7 @@ def main(name: str) -> None:
             "rows": rows,
             "cols": cols,
             "seed": seed,
-            "made_by": f"slitherbench.generate.generate({rows}, {cols}, {seed})",
+            "made_by": f"slitherbench.generate.generate({rows}, {cols}, {seed}, time_limit_s={limit_s:g})",
             "made_s": round(made_s, 1),
             "clues": list(p.to_rows()),
             "answer": answer_to_bits(p.meta["answer"]),

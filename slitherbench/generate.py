@@ -5,8 +5,9 @@ if the region's boundary stays one non-touching loop); every cell gets its clue,
 are removed in random order while the loop stays the only answer.
 
 Each removal is judged by one incremental SAT solver (python-sat, extra [exact]) that holds
-every clue behind a switch: "another answer without this clue?" is a solve under
-assumptions, samples of several loops are cut with region cuts (they hold for any single
+every clue behind a switch: "another answer without clue c?" is a solve under assumptions
+(the other clues on, and c broken: with c the answer was unique, so another must break it),
+samples of several loops are cut with region cuts (they hold for any single
 loop, whatever the clues, so the cuts stay valid as clues go) and nothing is rebuilt: a
 32x46 board takes seconds, not hours. Without python-sat, CP-SAT's circuit model judges each
 removal (the same answers: 82 s for a 15x15). Same (rows, cols, seed) -> same puzzle.
@@ -17,6 +18,7 @@ from __future__ import annotations
 import random
 import threading
 from importlib.util import find_spec
+from itertools import product
 
 from ortools.sat.python import cp_model
 
@@ -72,11 +74,20 @@ class SatJudge:
         from .backends.sat import puzzle_clauses
 
         self.full, self.answer = full, answer
-        self.guard = {c: full.num_edges + 1 + k for k, (c, _) in enumerate(full.clue_cells)}
+        top = full.num_edges + 1
+        self.guard = {c: top + 2 * k for k, (c, _) in enumerate(full.clue_cells)}
+        self.broken = {c: top + 2 * k + 1 for k, (c, _) in enumerate(full.clue_cells)}
         self.on = set(self.guard)
         self.sat = Solver(name="glucose4")
         for clause in puzzle_clauses(full, guards=self.guard):
             self.sat.add_clause(clause)
+        # broken[c] => cell c's sum is not its clue: one clause per edge pattern with that sum.
+        for c, n in full.clue_cells:
+            edges = full.cell_edges[c]
+            for pattern in product((False, True), repeat=len(edges)):
+                if sum(pattern) == n:
+                    lits = [-(e + 1) if on else e + 1 for e, on in zip(edges, pattern, strict=True)]
+                    self.sat.add_clause([-self.broken[c], *lits])
         # Not the answer: not all of its edges on (a single loop holding them all is it).
         self.sat.add_clause([-(e + 1) for e, on in enumerate(answer) if on])
 
@@ -84,7 +95,9 @@ class SatJudge:
         from .check import loop_satisfies_clues, split_loops
         from .formulations import region_constraint, region_parts
 
-        assumptions = [self.guard[c] for c in self.on if c != without]
+        # Another answer without clue c must break c (with c the answer was unique): asking
+        # for that keeps the search near c.
+        assumptions = [self.guard[c] for c in self.on if c != without] + [self.broken[without]]
         timer = threading.Timer(time_limit_s, self.sat.interrupt)
         timer.start()
         try:

@@ -56,12 +56,18 @@ def generated(rows: int, cols: int, seed: int) -> Puzzle:
     return generate(rows, cols, seed)
 
 
-@cache
 def generated_frontier() -> tuple[Puzzle, ...]:
-    """12x12 and 15x15 boards made once by :func:`generate` (the 15x15 takes over a minute to
-    make, so they are shipped; a slow test regenerates the 12x12 and compares)."""
+    """12x12 and 15x15 boards made once by :func:`generate` (the 15x15 took over a minute to
+    make with CP-SAT judging, so they are shipped; a slow test regenerates the 12x12)."""
+    return shipped("frontier")
+
+
+@cache
+def shipped(name: str) -> tuple[Puzzle, ...]:
+    """Generated boards shipped in ``data/generated_<name>.jsonl`` (frontier; survey: the
+    survey's sizes; targets: 30x40 and 60x60), made by ``experiments/make_boards.py``."""
     out = []
-    text = (Path(__file__).resolve().parent / "data" / "generated_frontier.jsonl").read_text()
+    text = (Path(__file__).resolve().parent / "data" / f"generated_{name}.jsonl").read_text()
     for line in text.splitlines():
         d = json.loads(line)
         p = Puzzle.from_rows(d["clues"], name=d["id"])
@@ -109,6 +115,10 @@ SUITES = {
     # evaluation suite (Loopy corpus, reference10, tiny, small) shares a puzzle with it.
     "training": lambda: [generated(n, n, 1001) for n in (5, 6, 7)],
     "frontier": _frontier,
+    # The survey's sizes (11x11, 19x11, 25x15, 37x21, 32x46 cells), two generated boards each.
+    "survey": lambda: list(shipped("survey")),
+    # Generated 30x40 and 60x60 boards: the exact families' speed targets.
+    "targets": lambda: list(shipped("targets")),
     # The first Loopy 10x18 board (the frontier's and the size target's).
     "loopy10x18": lambda: [p for p in loopy_dev() if p.size_label == "10x18"][:1],
 }

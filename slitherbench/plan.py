@@ -168,7 +168,17 @@ def _constructor_params(cfg: DictConfig) -> set[str]:
         target = get_class(str(cfg.get("_target_")))
     except Exception:
         return set()
-    return set(inspect.signature(target.__init__).parameters) - {"self", "params"}
+    names: set[str] = set()
+    for cls in target.__mro__:  # **params passes the rest on to the base classes
+        if "__init__" not in vars(cls):
+            continue
+        params = inspect.signature(vars(cls)["__init__"]).parameters.values()
+        names |= {
+            p.name for p in params if p.kind is p.KEYWORD_ONLY or p.kind is p.POSITIONAL_OR_KEYWORD
+        }
+        if not any(p.kind is p.VAR_KEYWORD for p in params):
+            break
+    return names - {"self"}
 
 
 def _plain(node: Any) -> dict[str, Any]:

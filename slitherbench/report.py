@@ -98,6 +98,22 @@ def _write_figures(
     return files
 
 
+SURVEY_CAPTION = (
+    "Seconds per instance in the survey's layout: median wall time of the solved trials of "
+    "each solver (backend: form; k/n when only some solved); '-' no answer: (T) out of time, "
+    "(M) out of memory, (L) a size or licence limit, (I) the iteration limit, (E) an error."
+)
+
+
+def _write_instance_times(trials: pd.DataFrame, out: Path) -> list[Path]:
+    grid = tables.instance_times(trials)
+    md, tex, csv = (out / f"survey_layout.{ext}" for ext in ("md", "tex", "csv"))
+    md.write_text(render.grid_markdown(grid, SURVEY_CAPTION))
+    tex.write_text(render.grid_latex(grid, SURVEY_CAPTION, "tab:survey_layout"))
+    grid.to_csv(csv, index=False)
+    return [md, tex, csv]
+
+
 FRONTIER_CAPTION = (
     "Frontier: solved/ran per formulation x backend and board size ('-': none ran there: the "
     "cell stopped at a smaller size where it solved nothing, or its trials were skipped, e.g. "
@@ -148,6 +164,7 @@ def build_report(
         f"{', '.join(source['config_hashes'])}; {len(trials)} trials."
     )
     files = _write_tables(trials, iterations, out, note, group_by, columns, reference)
+    files += _write_instance_times(trials, out)
     files += _write_figures(trials, iterations, out, board_trial)
     if compare_spec:
         files.append(write_comparison(trials, compare_spec, out, note))

@@ -247,3 +247,47 @@ def frontier_grid(summary: pd.DataFrame) -> pd.DataFrame:
                      **{s: by.get(s, "-") for s in sizes},
                      "frontier": best.iloc[0] if len(best) else "none"})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def _failure_mark(d: pd.DataFrame) -> str:
+    """'-' as the survey prints a solver that gave no answer, with why: T out of time, M out
+    of memory, L a size or licence limit, I the iteration limit, E another error."""
+    reasons = " ".join(d["reason"].fillna("").astype(str)).lower()
+    if "out of memory" in reasons:
+        return "- (M)"
+    if (d.status == "skipped").all():
+        return "- (L)"
+    if (d.status == "timeout").any():
+        return "- (T)"
+    return "- (I)" if (d.status == "max_iterations").any() else "- (E)"
+
+
+def instance_times(trials: pd.DataFrame) -> pd.DataFrame:
+    """The survey's layout: one row per instance (puzzle, size), one column per solver
+    (backend and form): the median wall time in seconds of its solved trials (with k/n when
+    only some solved), or a '-' mark (:func:`_failure_mark`)."""
+    t = with_size(trials)
+    direct = t.get("backend_params", pd.Series("", index=t.index)).fillna("").astype(str)
+    direct = direct.str.contains('"mode": "direct"') & ~t["form_variant"].str.contains("mode=")
+    t = t.assign(
+        solver=t["backend"] + direct.map({True: " direct", False: ""}) + ": " + t["form_variant"]
+    )
+    cols = list(dict.fromkeys(t["solver"]))
+    rows = []
+    for (puzzle, size), d in t.groupby(["puzzle", "size"], sort=False):
+        row: dict[str, object] = {"instance": puzzle, "size": size}
+        for col in cols:
+            g = d[d.solver == col]
+            if g.empty:
+                row[col] = ""
+                continue
+            ok = g[g.status == "solved"]
+            if ok.empty:
+                row[col] = _failure_mark(g)
+                continue
+            secs = f"{ok['wall_s'].median():.3f}"
+            row[col] = secs if len(ok) == len(g) else f"{secs} ({len(ok)}/{len(g)})"
+        rows.append(row)
+    out = pd.DataFrame(rows)
+    cells = out["size"].map(lambda s: int(s.split("x")[0]) * int(s.split("x")[1]))
+    return out.assign(_c=cells).sort_values("_c", kind="stable").drop(columns="_c")

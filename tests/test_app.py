@@ -259,6 +259,11 @@ def test_multirun_launchers(tmp_path: Path, launcher: str) -> None:
         ),
         (["time_limit_s=abc"], "error: time_limit_s must be a number, got 'abc'"),
         (["repetitions=-1"], "error: repetitions must be at least 1, got -1"),
+        (["cut=wall"], "error: cut must be one of loop, region, got 'wall'"),
+        (
+            ["formulation=cons", "backend=sat", "backend.mode=both", "puzzle=tiny"],
+            "mode must be one of iterative, direct",
+        ),
     ],
 )
 def test_bad_overrides_give_one_clear_message(

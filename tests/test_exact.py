@@ -201,3 +201,41 @@ def test_an_answer_beside_other_loops_is_found_not_cut_away(backend: str) -> Non
     for p in generated_frontier()[:1]:
         r = solve_lazily(b, p, time_limit_s=60)
         assert r.status == "unique" and r.answer == p.meta["answer"]
+
+
+def test_cplex_community_edition_limit_is_a_skip_with_the_size() -> None:
+    from slitherbench.backends.cplex_mip import CplexBackend
+
+    b = CplexBackend()
+    if b.available():
+        pytest.skip(b.available())
+    big = next(p for p in CORPUS_RECORDS if p["rows"] * p["cols"] >= 360)
+    p = Puzzle.from_rows(big["clues"])
+    r = run_trial(p, ConsFormulation(), b, seed=1, time_limit_s=60)
+    assert r.status == "skipped"
+    assert "Community Edition" in r.trial.reason and "variables" in r.trial.reason
+
+
+def test_instance_times_mark_why_a_solver_gave_no_answer() -> None:
+    import pandas as pd
+
+    from slitherbench.tables import instance_times
+
+    def row(backend: str, status: str, reason: str = "", wall: float = 1.0) -> dict:
+        return {"puzzle": "b1", "rows": 11, "cols": 11, "backend": backend,
+                "form_variant": "cons", "status": status, "reason": reason, "wall_s": wall}  # fmt: skip
+
+    t = pd.DataFrame(
+        [
+            row("sat", "solved", wall=0.5),
+            row("sat", "solved", wall=1.5),
+            row("mip", "solved", wall=2.0),
+            row("mip", "timeout"),
+            row("zdd", "error", "NoSolution: out of memory (cap 4 GB)"),
+            row("cplex", "skipped", "CPLEX Community Edition solves at most"),
+            row("smt", "timeout"),
+        ]
+    )
+    g = instance_times(t).iloc[0]
+    assert g["sat: cons"] == "1.000" and g["mip: cons"] == "2.000 (1/2)"
+    assert g["zdd: cons"] == "- (M)" and g["cplex: cons"] == "- (L)" and g["smt: cons"] == "- (T)"

@@ -171,3 +171,64 @@ def test_every_exact_family_solves_with_region_cuts(
     assert r.trial.iterations == 1 or mode == "iterative"
     truth = [c == "1" for c in corpus_record["solution_H"] + corpus_record["solution_V"]]
     assert answer_from_bits(p, r.trial.answer) == truth
+
+
+def test_top_level_cut_reaches_every_cell_and_the_hash_only_when_region() -> None:
+    from hydra import compose, initialize_config_dir
+
+    from slitherbench.plan import CONF_DIR, resolve_cells
+
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        base = compose(config_name="config", overrides=["experiment=smoke"])
+        same = compose(config_name="config", overrides=["experiment=smoke", "cut=loop"])
+        other = compose(config_name="config", overrides=["experiment=smoke", "cut=region"])
+    loop_cells, region_cells = resolve_cells(base), resolve_cells(other)
+    assert all(c.formulation.cut == "region" for c in region_cells)
+    assert all(c.formulation.cut == "loop" for c in loop_cells)
+    assert [c.config_hash(base) for c in loop_cells] == [
+        c.config_hash(same) for c in resolve_cells(same)
+    ]
+    assert all(
+        a.config_hash(base) != b.config_hash(other)
+        for a, b in zip(loop_cells, region_cells, strict=True)
+    )
+
+
+def test_a_cell_may_set_a_base_class_setting_its_yaml_leaves_out() -> None:
+    # exact.yaml has no `mode`: it is ConstraintBackend's, reached through **params.
+    from slitherbench.plan import compose_cell
+
+    cell = compose_cell(
+        {"formulation": "cons", "backend": "exact", "backend_params": {"mode": "direct"}}
+    )
+    assert cell.backend.params["mode"] == "direct"
+
+
+def test_survey_and_target_boards_are_shipped_with_their_answers() -> None:
+    from slitherbench.check import check_answer
+    from slitherbench.library import get_suite
+
+    survey = get_suite("survey")
+    sizes = {p.size_label for p in survey}
+    assert sizes == {"11x11", "19x11", "25x15", "37x21", "32x46"}
+    assert len(survey) >= 2 * len(sizes)
+    for p in [*survey, *get_suite("targets")]:
+        assert check_answer(p, p.meta["answer"]) == []  # the independent judge
+
+
+@pytest.mark.slow
+def test_shipped_survey_boards_are_unique() -> None:
+    from slitherbench.exact import solve_exact
+    from slitherbench.library import get_suite
+
+    for p in get_suite("survey"):
+        r = solve_exact(p, time_limit_s=300, method="sat")
+        assert r.status == "unique" and r.answer == p.meta["answer"], p.name
+
+
+def test_the_sat_judged_generator_makes_the_cp_sat_judged_boards(monkeypatch) -> None:
+    import slitherbench.generate as gen
+
+    fast = [gen.generate(5, 5, s).to_rows() for s in (1, 2)]
+    monkeypatch.setattr(gen, "find_spec", lambda name: None)  # as if python-sat were absent
+    assert fast == [gen.generate(5, 5, s).to_rows() for s in (1, 2)]

@@ -8,8 +8,9 @@ A subclass builds its solver once per trial (``build``), adds each new loop cut 
 (``solve_edges``).
 
 ``mode: direct`` solves the whole puzzle in one step instead (one iteration, as the ZDD):
-``solve_direct``, by default the lazy-constraint loop with region cuts (each solve's loops
-cut inside the backend until one loop remains); CP-SAT uses its circuit model.
+``solve_direct``, by default the lazy-constraint loop (each solve's loops cut inside the
+backend, as the formulation's ``cut`` says: loop or region, until one loop remains); CP-SAT
+uses its circuit model.
 """
 
 from __future__ import annotations
@@ -79,10 +80,11 @@ class ConstraintBackend(Backend):
         self._cuts = 0
 
     def solve_direct(
-        self, puzzle: Puzzle, time_limit_s: float, seed: int
+        self, puzzle: Puzzle, time_limit_s: float, seed: int, cut: str = "region"
     ) -> tuple[str, list[bool] | None, dict[str, Any]]:
-        """The whole puzzle in one step: (status, answer edges or None, extras)."""
-        found = lazy_answers(self, puzzle, time_limit_s, seed, cut="region", want=1)
+        """The whole puzzle in one step: (status, answer edges or None, extras). By default
+        the lazy-constraint loop, its loops cut as ``cut`` says (the formulation's)."""
+        found = lazy_answers(self, puzzle, time_limit_s, seed, cut=cut, want=1)
         extras = {"lazy_solves": found.solves, "lazy_cuts": found.cuts}
         return found.status, (found.answers[0] if found.answers else None), extras
 
@@ -116,7 +118,9 @@ class ConstraintBackend(Backend):
 
     def _solve_whole(self, model: Model, seed: int, time_limit_s: float) -> SolveResult:
         t0 = time.perf_counter()
-        status, answer, extras = self.solve_direct(model.puzzle, time_limit_s, seed % (2**31))
+        status, answer, extras = self.solve_direct(
+            model.puzzle, time_limit_s, seed % (2**31), model.formulation.cut
+        )
         if answer is None:
             if status == "timeout":
                 raise NoSolution("timeout", f"{self.name} ran out of time")

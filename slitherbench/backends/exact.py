@@ -47,7 +47,7 @@ class ExactBackend(ConstraintBackend):
         )
 
     def solve_direct(
-        self, puzzle: Puzzle, time_limit_s: float, seed: int
+        self, puzzle: Puzzle, time_limit_s: float, seed: int, cut: str = "region"
     ) -> tuple[str, list[bool] | None, dict[str, Any]]:
         """Direct mode: the reference circuit model (one loop by ``AddCircuit``), one solve."""
         status, edges = solve_circuit(puzzle, time_limit_s, seed, int(self.params["workers"]))

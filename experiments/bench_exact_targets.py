@@ -1,0 +1,76 @@
+"""Benchmark: the issue's speed targets for the fastest exact path (solve + uniqueness proof)
+on the shipped generated 30x40 and 60x60 boards (suite ``targets``): median <= 0.1 s at
+30x40 and <= 0.5 s at 60x60 on 2 cores, as ratios to CP-SAT's circuit model in the same run.
+
+    python experiments/bench_exact_targets.py [--out results/benchmarks] [--repeats 3]
+
+Paths: CP-SAT circuit (2 workers, the old reference), SAT lazy with loop cuts (the default
+of ``solve_exact``), SAT lazy with region cuts, and CaDiCaL lazy (loop cuts). Every answer
+must be the board's own and proved unique (exit code 1 otherwise). Prints per size the
+median seconds, the ratio to CP-SAT and whether each target is met; writes the rows to
+bench_exact_targets.csv.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from slitherbench.backends.constraints import solve_lazily
+from slitherbench.backends.sat import SatBackend
+from slitherbench.exact import solve_exact
+from slitherbench.library import get_suite
+from slitherbench.provenance import provenance
+
+TARGETS_S = {"30x40": 0.1, "60x60": 0.5}
+PATHS = {
+    "cpsat-circuit": lambda p: solve_exact(p, time_limit_s=300, method="cpsat", workers=2),
+    "sat-loop": lambda p: solve_lazily(SatBackend(), p, time_limit_s=300),
+    "sat-region": lambda p: solve_lazily(SatBackend(), p, time_limit_s=300, cut="region"),
+    "cadical-loop": lambda p: solve_lazily(SatBackend(solver="cadical195"), p, time_limit_s=300),
+}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", type=Path, default=Path("results/benchmarks"))
+    ap.add_argument("--repeats", type=int, default=3)
+    args = ap.parse_args()
+    rows, wrong = [], 0
+    for p in get_suite("targets"):
+        for name, run in PATHS.items():
+            for rep in range(args.repeats):
+                r = run(p)
+                ok = r.status == "unique" and r.answer == p.meta["answer"]
+                wrong += not ok
+                rows.append({"puzzle": p.name, "size": p.size_label, "path": name,
+                             "repeat": rep, "status": r.status, "ok": ok, "wall_s": r.wall_s})  # fmt: skip
+                print(f"{p.name} {name} rep {rep}: {r.status} {r.wall_s:.3f} s", flush=True)
+    df = pd.DataFrame(rows)
+    args.out.mkdir(parents=True, exist_ok=True)
+    df.assign(**{k: str(v) for k, v in provenance().items()}).to_csv(
+        args.out / "bench_exact_targets.csv", index=False
+    )
+    med = df.groupby(["size", "path"])["wall_s"].median().unstack("path")
+    print("\nmedian seconds (solve + uniqueness), every board and repeat:")
+    print(med.round(4).to_string())
+    print("\nratio to cpsat-circuit:")
+    print(med.div(med["cpsat-circuit"], axis=0).round(3).to_string())
+    best = med.drop(columns="cpsat-circuit").min(axis=1)
+    for size, target in TARGETS_S.items():
+        if size in best:
+            got = best[size]
+            verdict = "met" if got <= target else f"MISSED by {got - target:.3f} s"
+            print(
+                f"target {size}: <= {target} s; fastest {got:.3f} s ({med.loc[size].drop('cpsat-circuit').idxmin()}): {verdict}"
+            )
+    if wrong:
+        print(f"{wrong} runs gave a wrong or unproved answer", file=sys.stderr)
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
