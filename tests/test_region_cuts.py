@@ -8,7 +8,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from conftest import constraint_backends
+from conftest import CORPUS_RECORDS, constraint_backends
 from hydra.utils import instantiate
 from omegaconf import OmegaConf
 
@@ -151,8 +151,24 @@ def test_formulation_cut_setting() -> None:
         QuboFormulation(cut="wall")
 
 
+def _region_boards() -> list:
+    """Every corpus board up to 10x10, and the first of each larger size (full suite only:
+    the loop-cut test already covers all 60 per family)."""
+    seen: set[str] = set()
+    out = []
+    for d in CORPUS_RECORDS:
+        size = f"{d['rows']}x{d['cols']}"
+        if d["rows"] * d["cols"] <= 100:
+            out.append(pytest.param(d, id=d["id"]))
+        elif size not in seen:
+            seen.add(size)
+            out.append(pytest.param(d, id=d["id"], marks=pytest.mark.slow))
+    return out
+
+
 # Every exact family, in the iterative method with region cuts and in direct mode (the
 # lazy loop with region cuts; CP-SAT: its circuit model): the corpus answer each time.
+@pytest.mark.parametrize("corpus_record", _region_boards())
 @pytest.mark.parametrize("mode", ["iterative", "direct"])
 @pytest.mark.parametrize("backend", constraint_backends())
 def test_every_exact_family_solves_with_region_cuts(
