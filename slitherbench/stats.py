@@ -30,7 +30,9 @@ def wilson(k: int, n: int, alpha: float = ALPHA) -> tuple[float, float]:
     if n <= 0:
         return math.nan, math.nan
     lo, hi = proportion_confint(k, n, alpha=alpha, method="wilson")
-    return float(lo), float(hi)
+    # statsmodels' bound at k = n (k = 0) can sit a rounding error below 1 (above 0): for
+    # n = 7, 9, 12, ... the interval would exclude the observed rate.
+    return (0.0 if k == 0 else float(lo)), (1.0 if k == n else float(hi))
 
 
 def median_ci(x: Sequence[float], alpha: float = ALPHA) -> tuple[float, float, float]:

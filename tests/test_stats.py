@@ -180,7 +180,7 @@ def test_every_generated_latex_table_compiles(tmp_path: Path) -> None:
     )
     build_report(store.trials(), store.iterations(), tmp_path / "rep")
     texs = sorted((tmp_path / "rep").glob("*.tex"))
-    assert len(texs) == 2
+    assert len(texs) == 3  # the two summary tables and the survey-layout table
     for tex in texs:
         doc = tmp_path / f"doc-{tex.stem}.tex"
         doc.write_text(
@@ -221,3 +221,10 @@ def test_tuned_and_untuned_runs_are_never_paired_with_each_other() -> None:
     assert set(results) == {"backend=sa, tuned=False", "backend=sa, tuned=True", "all pairs"}
     assert results["backend=sa, tuned=False"].pairs == 5
     assert results["all pairs"].pairs == 10  # not 20 cross pairs
+
+
+def test_wilson_interval_holds_the_rate_at_all_or_nothing() -> None:
+    # statsmodels gave 1 - 1e-16 at k = n = 7, 9, 12, ...: an error bar below the point
+    # broke the scaling figure ("'yerr' must not contain negative values").
+    for n in range(1, 200):
+        assert stats.wilson(n, n)[1] == 1.0 and stats.wilson(0, n)[0] == 0.0
