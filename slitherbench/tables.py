@@ -286,7 +286,12 @@ def instance_times(trials: pd.DataFrame) -> pd.DataFrame:
                 row[col] = _failure_mark(g)
                 continue
             secs = f"{ok['wall_s'].median():.3f}"
-            row[col] = secs if len(ok) == len(g) else f"{secs} ({len(ok)}/{len(g)})"
+            if len(ok) < len(g):  # k/n, and why the others gave no answer
+                rest = g[g.status != "solved"]
+                marks = [_failure_mark(r.to_frame().T)[3] for _, r in rest.iterrows()]
+                why = ", ".join(f"{marks.count(m)} {m}" for m in dict.fromkeys(marks))
+                secs += f" ({len(ok)}/{len(g)}; {why})"
+            row[col] = secs
         rows.append(row)
     out = pd.DataFrame(rows)
     cells = out["size"].map(lambda s: int(s.split("x")[0]) * int(s.split("x")[1]))

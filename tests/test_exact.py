@@ -214,6 +214,10 @@ def test_cplex_community_edition_limit_is_a_skip_with_the_size() -> None:
     r = run_trial(p, ConsFormulation(), b, seed=1, time_limit_s=60)
     assert r.status == "skipped"
     assert "Community Edition" in r.trial.reason and "variables" in r.trial.reason
+    # Any trial seed is a valid CPLEX seed (its randomseed stops at 2.1e9: error 1015 above).
+    small = Puzzle.from_rows(CORPUS_RECORDS[0]["clues"])
+    seed = 2**31 - 1 - 7919  # the first solve gets seed + 7919 = 2**31 - 1
+    assert run_trial(small, ConsFormulation(), CplexBackend(), seed=seed).status == "solved"
 
 
 def test_instance_times_mark_why_a_solver_gave_no_answer() -> None:
@@ -237,5 +241,5 @@ def test_instance_times_mark_why_a_solver_gave_no_answer() -> None:
         ]
     )
     g = instance_times(t).iloc[0]
-    assert g["sat: cons"] == "1.000" and g["mip: cons"] == "2.000 (1/2)"
+    assert g["sat: cons"] == "1.000" and g["mip: cons"] == "2.000 (1/2; 1 T)"
     assert g["zdd: cons"] == "- (M)" and g["cplex: cons"] == "- (L)" and g["smt: cons"] == "- (T)"

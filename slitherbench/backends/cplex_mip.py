@@ -17,6 +17,7 @@ from .base import BackendUnavailable
 from .constraints import ConstraintBackend
 
 SIZE_LIMIT_ERROR = 1016  # CPLEX: "Community Edition. Problem size limits exceeded"
+MAX_SEED = 2_100_000_000  # CPLEX's randomseed stops at its BIGINT (error 1015 above it)
 
 
 class CplexBackend(ConstraintBackend):
@@ -65,7 +66,7 @@ class CplexBackend(ConstraintBackend):
 
         c = self._c
         c.parameters.timelimit.set(max(float(time_limit_s), 0.001))
-        c.parameters.randomseed.set(int(seed) % 2**31)
+        c.parameters.randomseed.set(int(seed) % MAX_SEED)
         if hint is not None:
             start = cplex.SparsePair(ind=list(range(len(hint))), val=[float(on) for on in hint])
             c.MIP_starts.add(start, c.MIP_starts.effort_level.repair)
