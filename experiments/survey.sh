@@ -7,6 +7,9 @@ cd "$(dirname "$0")/.."
 PY=${PYTHON:-python}
 $PY -m slitherbench experiment=cut_kinds "$@"
 $PY -m slitherbench.report results/cut_kinds --compare cons,cons+region
+$PY -m slitherbench experiment=cut_kinds_annealers "$@"
+$PY -m slitherbench.report results/cut_kinds_annealers --compare qubo,qubo+region
+$PY -m slitherbench.report results/cut_kinds_annealers --compare "hubo[aux],hubo[aux]+region"
 $PY -m slitherbench experiment=survey_table "$@"
 $PY -m slitherbench.report results/survey_table
 $PY experiments/bench_exact_targets.py
