@@ -92,8 +92,9 @@ class SatJudge:
         self.sat.add_clause([-(e + 1) for e, on in enumerate(answer) if on])
 
     def other_answer(self, puzzle: Puzzle, without: int, time_limit_s: float) -> bool:
+        from .backends.sat import region_clause
         from .check import loop_satisfies_clues, split_loops
-        from .formulations import region_constraint, region_parts
+        from .formulations import region_constraint, region_partner, region_parts
 
         # Another answer without clue c must break c (with c the answer was unique): asking
         # for that keeps the search near c.
@@ -113,9 +114,8 @@ class SatJudge:
                 if len(loops) == 1 or any(loop_satisfies_clues(puzzle, lp) for lp in loops):
                     return True
                 for k, lp in enumerate(loops):
-                    cut = region_constraint(puzzle, lp, min(loops[(k + 1) % len(loops)]), 0)
-                    border, e, f = region_parts(cut)
-                    self.sat.add_clause([-(e + 1), -(f + 1), *(g + 1 for g in border)])
+                    cut = region_constraint(puzzle, lp, region_partner(loops, k), 0)
+                    self.sat.add_clause(region_clause(*region_parts(cut)))
         finally:
             timer.cancel()
             self.sat.clear_interrupt()

@@ -245,13 +245,11 @@ def scaling_figure(trials: pd.DataFrame, out: Path) -> list[Path]:
     for (form, backend), d in t.groupby(["form_variant", "backend"], sort=False):
         st = styles.cell(form, backend)
         r = _by_size(d)
-        # Clipped at 0: at k = n Wilson's bound can sit a rounding error below the rate.
-        err = np.clip([r[:, 1] - r[:, 2], r[:, 3] - r[:, 1]], 0, None)
+        err = [r[:, 1] - r[:, 2], r[:, 3] - r[:, 1]]
         a1.errorbar(r[:, 0], r[:, 1], yerr=err, label=f"{form} / {backend}", capsize=2, **st)
         fin = np.isfinite(r[:, 4])
         up = np.where(np.isfinite(r[fin, 6]), r[fin, 6] - r[fin, 4], 0)
-        low = np.clip(r[fin, 4] - r[fin, 5], 0, None)
-        a2.errorbar(r[fin, 0], r[fin, 4], yerr=[low, np.clip(up, 0, None)], capsize=2, **st)
+        a2.errorbar(r[fin, 0], r[fin, 4], yerr=[r[fin, 4] - r[fin, 5], up], capsize=2, **st)
         a3.plot(r[:, 0], r[:, 7], **st)
         a3.fill_between(r[:, 0], r[:, 8], r[:, 9], color=st["color"], alpha=0.15)
     _size_axes([a1, a2, a3], t.drop_duplicates("cells").sort_values("cells"))

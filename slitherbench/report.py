@@ -105,13 +105,20 @@ SURVEY_CAPTION = (
 )
 
 
+def _write_grid(
+    grid: pd.DataFrame, rows: pd.DataFrame, out: Path, stem: str, caption: str
+) -> list[Path]:
+    """A text grid as Markdown and LaTeX, and ``rows`` (its data) as CSV."""
+    md, tex, csv = (out / f"{stem}.{ext}" for ext in ("md", "tex", "csv"))
+    md.write_text(render.grid_markdown(grid, caption))
+    tex.write_text(render.grid_latex(grid, caption, f"tab:{stem}"))
+    rows.to_csv(csv, index=False)
+    return [md, tex, csv]
+
+
 def _write_instance_times(trials: pd.DataFrame, out: Path) -> list[Path]:
     grid = tables.instance_times(trials)
-    md, tex, csv = (out / f"survey_layout.{ext}" for ext in ("md", "tex", "csv"))
-    md.write_text(render.grid_markdown(grid, SURVEY_CAPTION))
-    tex.write_text(render.grid_latex(grid, SURVEY_CAPTION, "tab:survey_layout"))
-    grid.to_csv(csv, index=False)
-    return [md, tex, csv]
+    return _write_grid(grid, grid, out, "survey_layout", SURVEY_CAPTION)
 
 
 FRONTIER_CAPTION = (
@@ -126,11 +133,8 @@ def _write_frontier(trials: pd.DataFrame, out: Path) -> list[Path]:
     if summary.empty:
         return []
     grid = tables.frontier_grid(summary)
-    md, tex, csv = (out / f"frontier.{ext}" for ext in ("md", "tex", "csv"))
-    md.write_text(render.grid_markdown(grid, FRONTIER_CAPTION))
-    tex.write_text(render.grid_latex(grid, FRONTIER_CAPTION, "tab:frontier"))
-    summary.to_csv(csv, index=False)
-    return [md, tex, csv, *plots.frontier_figure(summary, trials, out)]
+    files = _write_grid(grid, summary, out, "frontier", FRONTIER_CAPTION)
+    return [*files, *plots.frontier_figure(summary, trials, out)]
 
 
 def build_report(

@@ -249,17 +249,22 @@ def frontier_grid(summary: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _why(status: str, reason: object) -> str:
+    """Why one trial gave no answer: M out of memory, L a size or licence limit (skipped),
+    T out of time, I the iteration limit, E another error."""
+    if "out of memory" in str(reason or "").lower():
+        return "M"
+    return {"skipped": "L", "timeout": "T", "max_iterations": "I"}.get(status, "E")
+
+
 def _failure_mark(d: pd.DataFrame) -> str:
-    """'-' as the survey prints a solver that gave no answer, with why: T out of time, M out
-    of memory, L a size or licence limit, I the iteration limit, E another error."""
-    reasons = " ".join(d["reason"].fillna("").astype(str)).lower()
-    if "out of memory" in reasons:
-        return "- (M)"
-    if (d.status == "skipped").all():
-        return "- (L)"
-    if (d.status == "timeout").any():
-        return "- (T)"
-    return "- (I)" if (d.status == "max_iterations").any() else "- (E)"
+    """'-' as the survey prints a solver that gave no answer, with the first of M, L (every
+    trial skipped), T, I that any of its trials shows, else E."""
+    why = {_why(s, r) for s, r in zip(d["status"], d["reason"], strict=True)}
+    for letter in ("M", "L", "T", "I"):
+        if letter in why and (letter != "L" or why == {"L"}):
+            return f"- ({letter})"
+    return "- (E)"
 
 
 def instance_times(trials: pd.DataFrame) -> pd.DataFrame:
@@ -288,7 +293,7 @@ def instance_times(trials: pd.DataFrame) -> pd.DataFrame:
             secs = f"{ok['wall_s'].median():.3f}"
             if len(ok) < len(g):  # k/n, and why the others gave no answer
                 rest = g[g.status != "solved"]
-                marks = [_failure_mark(r.to_frame().T)[3] for _, r in rest.iterrows()]
+                marks = [_why(s, r) for s, r in zip(rest["status"], rest["reason"], strict=True)]
                 why = ", ".join(f"{marks.count(m)} {m}" for m in dict.fromkeys(marks))
                 secs += f" ({len(ok)}/{len(g)}; {why})"
             row[col] = secs

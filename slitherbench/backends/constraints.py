@@ -21,7 +21,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..formulations import CUT_KINDS, Constraint, Model, region_constraint, region_parts
+from ..formulations import (
+    CUT_KINDS,
+    Constraint,
+    Model,
+    region_constraint,
+    region_partner,
+    region_parts,
+)
 from ..puzzle import Puzzle
 from ..record import Capability, ExactResult, SolveResult
 from .base import Backend
@@ -103,17 +110,9 @@ class ConstraintBackend(Backend):
         status, sel = self.solve_edges(time_limit_s, seed % (2**31), edges_hint)
         t2 = time.perf_counter()
         if sel is None:
-            if status == "timeout":
-                raise NoSolution("timeout", f"{self.name} ran out of time")
-            raise NoSolution("error", "the constraints so far admit no assignment")
-        sample = model.complete(sel)
-        return SolveResult(
-            sample,
-            model.energy(sample),
-            start_s=t1 - t0,
-            solve_s=t2 - t1,
-            mode="CPU",
-            hint_used=hint is not None,
+            raise self._no_solution(status, "the constraints so far admit no assignment")
+        return edges_result(
+            model, sel, start_s=t1 - t0, solve_s=t2 - t1, hint_used=hint is not None
         )
 
     def _solve_whole(self, model: Model, seed: int, time_limit_s: float) -> SolveResult:
@@ -122,18 +121,22 @@ class ConstraintBackend(Backend):
             model.puzzle, time_limit_s, seed % (2**31), model.formulation.cut
         )
         if answer is None:
-            if status == "timeout":
-                raise NoSolution("timeout", f"{self.name} ran out of time")
-            raise NoSolution("error", "the clues admit no single loop")
-        sample = model.complete(answer)
-        return SolveResult(
-            sample,
-            model.energy(sample),
-            solve_s=time.perf_counter() - t0,
-            mode="CPU",
-            hint_used=False,
-            extras=extras,
+            raise self._no_solution(status, "the clues admit no single loop")
+        return edges_result(
+            model, answer, solve_s=time.perf_counter() - t0, hint_used=False, extras=extras
         )
+
+    def _no_solution(self, status: str, reason: str) -> NoSolution:
+        if status == "timeout":
+            return NoSolution("timeout", f"{self.name} ran out of time")
+        return NoSolution("error", reason)
+
+
+def edges_result(model: Model, edges: Sequence[bool], **fields: Any) -> SolveResult:
+    """An exact solver's edges as a sample of the model (auxiliaries completed), with the
+    model's own energy; ``fields`` are the other :class:`SolveResult` fields."""
+    sample = model.complete(edges)
+    return SolveResult(sample, model.energy(sample), mode="CPU", **fields)
 
 
 @dataclass
@@ -183,7 +186,7 @@ def lazy_answers(
                     run.status = "multiple" if want == 2 else "found"
                     return run
             elif cut == "region" and len(loops) > 1:
-                other = min(loops[(k + 1) % len(loops)])
+                other = region_partner(loops, k)
                 backend.add_constraint(region_constraint(puzzle, lp, other, run.cuts))
                 run.cuts += 1
                 continue

@@ -43,6 +43,12 @@ def puzzle_clauses(
     return out
 
 
+def region_clause(border: Sequence[int], e: int, f: int) -> list[int]:
+    """A region cut as one clause, "e and f on => some border edge on": every point has
+    degree 0 or 2, so a border is crossed an even number of times, and once means twice."""
+    return [-(e + 1), -(f + 1), *(g + 1 for g in border)]
+
+
 class SatBackend(ConstraintBackend):
     name = "sat"
     packages = ("python-sat",)
@@ -65,9 +71,7 @@ class SatBackend(ConstraintBackend):
         self._sat.add_clause([-(e + 1) for e in edges])
 
     def add_region(self, border: Sequence[int], e: int, f: int) -> None:
-        # One clause "e and f on => some border edge on": every point has degree 0 or 2, so
-        # a border is crossed an even number of times, and once means twice.
-        self._sat.add_clause([-(e + 1), -(f + 1), *(g + 1 for g in border)])
+        self._sat.add_clause(region_clause(border, e, f))
 
     def require_an_edge(self) -> None:
         self._sat.add_clause([e + 1 for e in range(self._edges)])

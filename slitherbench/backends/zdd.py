@@ -24,7 +24,7 @@ from ..formulations import Model
 from ..puzzle import Puzzle
 from ..record import Capability, SolveResult
 from .base import Backend
-from .constraints import NoSolution
+from .constraints import NoSolution, edges_result
 
 
 def _count_loops(puzzle: Puzzle, forbidden: list[tuple[int, ...]]) -> tuple[int, list[bool] | None]:
@@ -92,14 +92,9 @@ class ZddBackend(Backend):
         count, edges = got
         if edges is None:
             raise NoSolution("error", "the constraints so far admit no assignment")
-        sample = model.complete(edges)
-        return SolveResult(
-            sample,
-            model.energy(sample),
-            solve_s=time.perf_counter() - t0,
-            mode="CPU",
-            hint_used=False,
-            extras={"solutions": int(count), "unique": count == 1},
+        extras = {"solutions": int(count), "unique": count == 1}
+        return edges_result(
+            model, edges, solve_s=time.perf_counter() - t0, hint_used=False, extras=extras
         )
 
 

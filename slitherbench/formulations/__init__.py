@@ -9,6 +9,7 @@ from .base import (
     base_constraints,
     cut_constraint,
     region_constraint,
+    region_partner,
     region_parts,
 )
 from .cons import ConsFormulation
@@ -27,5 +28,6 @@ __all__ = [
     "base_constraints",
     "cut_constraint",
     "region_constraint",
+    "region_partner",
     "region_parts",
 ]

@@ -116,6 +116,11 @@ def region_constraint(
     return Constraint("region", k, (*border, e, other), allowed, coeffs, source=tuple(sorted(loop)))
 
 
+def region_partner(loops: Sequence[Sequence[int]], k: int) -> int:
+    """The f of loop k's region cut: the lowest edge of the next loop of the sample."""
+    return min(loops[(k + 1) % len(loops)])
+
+
 def region_parts(c: Constraint) -> tuple[tuple[int, ...], int, int]:
     """(border edges, e, f) of a region cut."""
     return c.edges[:-2], c.edges[-2], c.edges[-1]
@@ -256,7 +261,7 @@ class Model:
                 self.add_cut(lp)
             return
         for k, lp in enumerate(loops):
-            self.add_region(lp, min(loops[(k + 1) % len(loops)]))
+            self.add_region(lp, region_partner(loops, k))
 
     def add_region(self, loop: Sequence[int], other: int, edge: int | None = None) -> Piece:
         return self._add(region_constraint(self.puzzle, loop, other, self.num_cuts, edge))
