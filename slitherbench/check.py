@@ -40,10 +40,10 @@ def split_loops(puzzle: Puzzle, answer: Answer) -> list[list[int]]:
 
 
 def loop_satisfies_clues(puzzle: Puzzle, loop: list[int]) -> bool:
-    """Whether this loop alone gives every numbered cell its count (the page's step 2)."""
+    """Whether this loop alone gives every numbered face its count (the page's step 2)."""
     on = set(loop)
-    cells = puzzle.cell_edges
-    return all(sum(e in on for e in cells[c]) == n for c, n in puzzle.clue_cells)
+    faces = puzzle.face_edges
+    return all(sum(e in on for e in faces[f]) == n for f, n in puzzle.clue_faces)
 
 
 def check_answer(puzzle: Puzzle, answer: Answer) -> list[str]:
@@ -52,15 +52,14 @@ def check_answer(puzzle: Puzzle, answer: Answer) -> list[str]:
         return [f"answer has {len(answer)} edges, the board has {puzzle.num_edges}"]
     sel = [bool(x) for x in answer]
     problems: list[str] = []
-    C = puzzle.cols
     for p, edges in enumerate(puzzle.point_edges):
         d = sum(sel[e] for e in edges)
         if d not in (0, 2):
-            problems.append(f"point ({p // (C + 1)},{p % (C + 1)}) has degree {d}")
-    for c, n in puzzle.clue_cells:
-        k = sum(sel[e] for e in puzzle.cell_edges[c])
+            problems.append(f"{puzzle.point_name(p)} has degree {d}")
+    for f, n in puzzle.clue_faces:
+        k = sum(sel[e] for e in puzzle.face_edges[f])
         if k != n:
-            problems.append(f"cell ({c // C},{c % C}) has {k} sides on the loop, clue {n}")
+            problems.append(f"{puzzle.face_name(f)} has {k} sides on the loop, clue {n}")
     # Components by union-find over grid points: deliberately not split_loops, which the
     # runner uses, so a bug there cannot hide here.
     parent = list(range(puzzle.num_points))

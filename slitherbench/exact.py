@@ -16,6 +16,7 @@ from importlib.util import find_spec
 
 from ortools.sat.python import cp_model
 
+from .formulations import Constraint, base_constraints, cut_constraint
 from .puzzle import Puzzle
 from .record import ExactResult
 
@@ -39,15 +40,40 @@ def cp_solver(time_limit_s: float, seed: int, workers: int) -> cp_model.CpSolver
     return s
 
 
+def add_row(model: cp_model.CpModel, x: list[cp_model.IntVar], c: Constraint) -> None:
+    """One constraint of the description as CP-SAT rows (:func:`~.backends.encode.linear_row`)."""
+    from .backends.encode import linear_row
+
+    row = linear_row(c)
+    total = sum(a * x[e] for e, a in row.terms)
+    if row.step:
+        z = (
+            model.NewBoolVar(f"z{c.kind}{c.index}")
+            if row.z_max == 1
+            else model.NewIntVar(0, row.z_max, f"z{c.kind}{c.index}")
+        )
+        model.Add(total - row.step * z == row.lo)
+    elif row.lo == row.hi:
+        model.Add(total == row.lo)
+    else:
+        lo, hi = row.bounds()
+        if lo is not None:
+            model.Add(total >= lo)
+        if hi is not None:
+            model.Add(total <= hi)
+
+
 def _edge_vars(model: cp_model.CpModel, puzzle: Puzzle) -> list[cp_model.IntVar]:
     x = [model.NewBoolVar(f"x{e}") for e in range(puzzle.num_edges)]
-    for c, n in puzzle.clue_cells:
-        model.Add(sum(x[e] for e in puzzle.cell_edges[c]) == n)
+    for c in base_constraints(puzzle):
+        if c.kind == "clue":
+            add_row(model, x, c)
     return x
 
 
 def build_circuit_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model.IntVar]]:
-    """One node per grid point, a self-loop marks an unused point, both arc directions per edge."""
+    """One node per point, a self-loop marks an unused point, both arc directions per edge.
+    Works on any board: the circuit itself says "one loop", whatever its length."""
     model = cp_model.CpModel()
     x = _edge_vars(model, puzzle)
     arcs = []
@@ -62,7 +88,7 @@ def build_circuit_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model
         # Redundant with the circuit, but gives CP-SAT the local degree rule to propagate.
         model.Add(sum(x[e] for e in edges) == 2 - 2 * skip)
     model.AddCircuit(arcs)
-    model.Add(sum(x) >= 4)  # an all-skipped circuit is no loop
+    model.Add(sum(x) >= 1)  # an all-skipped circuit is no loop
     return model, x
 
 
@@ -140,14 +166,16 @@ class IterativeExactModel:
     def __init__(self, puzzle: Puzzle) -> None:
         self.puzzle = puzzle
         self.model = cp_model.CpModel()
-        self.x = _edge_vars(self.model, puzzle)
-        for p, edges in enumerate(puzzle.point_edges):
-            y = self.model.NewBoolVar(f"y{p}")
-            self.model.Add(sum(self.x[e] for e in edges) == 2 * y)
+        self.x = [self.model.NewBoolVar(f"x{e}") for e in range(puzzle.num_edges)]
+        for c in base_constraints(puzzle):
+            self.add_constraint(c)
         self.num_cuts = 0
 
+    def add_constraint(self, c: Constraint) -> None:
+        add_row(self.model, self.x, c)
+
     def add_cut(self, loop: Sequence[int]) -> None:
-        self.model.Add(sum(self.x[e] for e in loop) <= len(loop) - 1)
+        self.add_constraint(cut_constraint(loop, self.num_cuts))
         self.num_cuts += 1
 
     def solve(

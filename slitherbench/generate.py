@@ -75,15 +75,15 @@ class SatJudge:
 
         self.full, self.answer = full, answer
         top = full.num_edges + 1
-        self.guard = {c: top + 2 * k for k, (c, _) in enumerate(full.clue_cells)}
-        self.broken = {c: top + 2 * k + 1 for k, (c, _) in enumerate(full.clue_cells)}
+        self.guard = {c: top + 2 * k for k, (c, _) in enumerate(full.clue_faces)}
+        self.broken = {c: top + 2 * k + 1 for k, (c, _) in enumerate(full.clue_faces)}
         self.on = set(self.guard)
         self.sat = Solver(name="glucose4")
         for clause in puzzle_clauses(full, guards=self.guard):
             self.sat.add_clause(clause)
         # broken[c] => cell c's sum is not its clue: one clause per edge pattern with that sum.
-        for c, n in full.clue_cells:
-            edges = full.cell_edges[c]
+        for c, n in full.clue_faces:
+            edges = full.face_edges[c]
             for pattern in product((False, True), repeat=len(edges)):
                 if sum(pattern) == n:
                     lits = [-(e + 1) if on else e + 1 for e, on in zip(edges, pattern, strict=True)]
@@ -131,7 +131,7 @@ def generate(rows: int, cols: int, seed: int, time_limit_s: float = 5.0) -> Puzz
     answer = random_loop(rows, cols, rng)
     full = Puzzle(tuple(tuple([0] * cols) for _ in range(rows)))
     clues = [
-        [sum(answer[e] for e in full.cell_edges[i * cols + j]) for j in range(cols)]
+        [sum(answer[e] for e in full.face_edges[i * cols + j]) for j in range(cols)]
         for i in range(rows)
     ]
     order = [(i, j) for i in range(rows) for j in range(cols)]

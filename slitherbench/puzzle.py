@@ -1,10 +1,12 @@
-"""The Slitherlink board: clues, the reference page's edge numbering, and adjacency.
+"""A Slitherlink puzzle: a board (:mod:`slitherbench.boards`) and a clue per face.
 
-Edge numbering (shared/reference/qubopp_slitherlink_en.txt):
+On the square grid the clues are rows, and the board keeps the reference page's numbering
+(shared/reference/qubopp_slitherlink_en.txt):
 horizontal h(i, j) = i*C + j          for 0 <= i <= R, 0 <= j < C
 vertical   v(i, j) = (R+1)*C + i*(C+1) + j  for 0 <= i < R, 0 <= j <= C
 grid point (i, j) = i*(C+1) + j.
-An answer is a sequence of E = (R+1)C + R(C+1) booleans in that order.
+On any other board the clues are one per face, in the board's face order (Loopy's, for its
+grid types). An answer is a sequence of one boolean per edge, in the board's edge order.
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
+
+from .boards import Board, square_board
 
 Clue = int | None
 Answer = Sequence[bool] | Sequence[int]
@@ -29,14 +33,33 @@ class PuzzleFormatError(ValueError):
 
 @dataclass(frozen=True, eq=False)
 class Puzzle:
-    """R rows x C columns of clues (0-3 or None)."""
+    """Clues on a board: R rows x C columns of clues 0-3 on the square grid (``board`` left
+    out), or one clue per face of ``board`` (0 up to the face's number of sides) otherwise."""
 
-    clues: tuple[tuple[Clue, ...], ...]
+    clues: tuple
     name: str = ""
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    board: Board = None  # type: ignore[assignment]  # None: the square grid of ``clues``
 
     def __post_init__(self) -> None:
-        if not self.clues or not self.clues[0]:
+        if self.board is None or self.board.kind == "square":
+            self._check_rows()
+            board = square_board(len(self.clues), len(self.clues[0]))
+            if self.board is not None and self.board != board:
+                raise PuzzleFormatError(f"{len(self.clues)} rows of clues on a {self.board.label}")
+            object.__setattr__(self, "board", board)
+            return
+        if len(self.clues) != self.board.num_faces:
+            raise PuzzleFormatError(
+                f"{len(self.clues)} clues for the {self.board.num_faces} faces of a {self.board.label}"
+            )
+        for f, n in enumerate(self.clues):
+            sides = len(self.board.face_edges[f])
+            if n is not None and not (isinstance(n, int) and 0 <= n <= sides):
+                raise PuzzleFormatError(f"face {f + 1}: clue {n!r} is not 0-{sides}")
+
+    def _check_rows(self) -> None:
+        if not self.clues or not self.clues[0] or not isinstance(self.clues[0], tuple):
             raise PuzzleFormatError("a puzzle needs at least one row and one column")
         width = len(self.clues[0])
         for r, row in enumerate(self.clues):
@@ -59,94 +82,137 @@ class Puzzle:
         """Detect the format of ``text`` and read it (see :mod:`slitherbench.formats`)."""
         return TEXT_IO["parse"](text, name=name)
 
+    @classmethod
+    def on_board(
+        cls, board: Board, face_clues: Sequence[Clue], name: str = "", **meta: Any
+    ) -> Puzzle:
+        """A puzzle from one clue per face (any board; squares get their rows back)."""
+        if board.kind == "square":
+            C = board.width
+            rows = tuple(tuple(face_clues[i * C : (i + 1) * C]) for i in range(board.height))
+            if len(face_clues) != board.num_faces:
+                raise PuzzleFormatError(
+                    f"{len(face_clues)} clues for the {board.num_faces} faces of a {board.label}"
+                )
+            return cls(rows, name=name, meta=dict(meta))
+        return cls(tuple(face_clues), name=name, meta=dict(meta), board=board)
+
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Puzzle) and self.clues == other.clues
+        return (
+            isinstance(other, Puzzle)
+            and self.board == other.board
+            and self.face_clues == other.face_clues
+        )
 
     def __hash__(self) -> int:
-        return hash(self.clues)
+        return hash((self.board, self.face_clues))
 
     # -- sizes and numbering --------------------------------------------------------------
     @property
+    def is_square(self) -> bool:
+        return self.board.kind == "square"
+
+    @property
     def rows(self) -> int:
-        return len(self.clues)
+        """Rows of a square board; Loopy's height otherwise."""
+        return self.board.height
 
     @property
     def cols(self) -> int:
-        return len(self.clues[0])
+        """Columns of a square board; Loopy's width otherwise."""
+        return self.board.width
 
     @property
     def num_edges(self) -> int:
-        return (self.rows + 1) * self.cols + self.rows * (self.cols + 1)
+        return self.board.num_edges
 
     @property
     def num_points(self) -> int:
-        return (self.rows + 1) * (self.cols + 1)
+        return self.board.num_points
+
+    @property
+    def num_faces(self) -> int:
+        return self.board.num_faces
 
     @property
     def num_clues(self) -> int:
-        return sum(n is not None for row in self.clues for n in row)
+        return sum(n is not None for n in self.face_clues)
 
     @property
     def size_label(self) -> str:
-        return f"{self.rows}x{self.cols}"
+        """``5x5`` on squares (as every stored trial names them), ``honeycomb 7x7`` otherwise."""
+        return f"{self.rows}x{self.cols}" if self.is_square else self.board.label
+
+    def _square_only(self, what: str) -> None:
+        if not self.is_square:
+            raise TypeError(f"{what} is the square grid's numbering; this is a {self.board.label}")
 
     def h(self, i: int, j: int) -> int:
+        self._square_only("h(i, j)")
         return i * self.cols + j
 
     def v(self, i: int, j: int) -> int:
+        self._square_only("v(i, j)")
         return (self.rows + 1) * self.cols + i * (self.cols + 1) + j
 
     def point(self, i: int, j: int) -> int:
+        self._square_only("point(i, j)")
         return i * (self.cols + 1) + j
 
-    # -- adjacency, computed once -----------------------------------------------------------
-    @cached_property
+    # -- adjacency (the board's) ------------------------------------------------------------
+    @property
     def edge_points(self) -> tuple[tuple[int, int], ...]:
-        """The two grid points of every edge, in edge order."""
-        R, C = self.rows, self.cols
-        out: list[tuple[int, int]] = []
-        for i in range(R + 1):
-            for j in range(C):
-                out.append((self.point(i, j), self.point(i, j + 1)))
-        for i in range(R):
-            for j in range(C + 1):
-                out.append((self.point(i, j), self.point(i + 1, j)))
-        return tuple(out)
+        """The two points of every edge, in edge order."""
+        return self.board.edge_points
 
-    @cached_property
+    @property
     def point_edges(self) -> tuple[tuple[int, ...], ...]:
-        """The 2-4 edges at every grid point."""
-        acc: list[list[int]] = [[] for _ in range(self.num_points)]
-        for e, (a, b) in enumerate(self.edge_points):
-            acc[a].append(e)
-            acc[b].append(e)
-        return tuple(tuple(x) for x in acc)
+        """The edges at every point."""
+        return self.board.point_edges
+
+    @property
+    def face_edges(self) -> tuple[tuple[int, ...], ...]:
+        """Every face's sides, in order around it (squares: top, right, bottom, left)."""
+        return self.board.face_edges
 
     @cached_property
-    def cell_edges(self) -> tuple[tuple[int, int, int, int], ...]:
-        """The four sides (top, bottom, left, right) of every cell, row-major."""
-        return tuple(
-            (self.h(i, j), self.h(i + 1, j), self.v(i, j), self.v(i, j + 1))
-            for i in range(self.rows)
-            for j in range(self.cols)
-        )
+    def face_clues(self) -> tuple[Clue, ...]:
+        """One clue (or None) per face, in face order (squares: row-major)."""
+        if self.is_square:
+            return tuple(n for row in self.clues for n in row)
+        return tuple(self.clues)
 
     @cached_property
-    def clue_cells(self) -> tuple[tuple[int, int], ...]:
-        """(cell index, clue) for every numbered cell."""
-        return tuple(
-            (i * self.cols + j, n)
-            for i, row in enumerate(self.clues)
-            for j, n in enumerate(row)
-            if n is not None
-        )
+    def clue_faces(self) -> tuple[tuple[int, int], ...]:
+        """(face index, clue) for every numbered face."""
+        return tuple((f, n) for f, n in enumerate(self.face_clues) if n is not None)
+
+    def face_name(self, f: int) -> str:
+        """How messages name a face: ``cell (row,col)`` on squares, ``face 12`` otherwise."""
+        if self.is_square:
+            return f"cell ({f // self.cols},{f % self.cols})"
+        return f"face {f}"
+
+    def point_name(self, p: int) -> str:
+        if self.is_square:
+            return f"point ({p // (self.cols + 1)},{p % (self.cols + 1)})"
+        return f"point {p}"
 
     # -- output -----------------------------------------------------------------------------
     def to_rows(self) -> list[str]:
+        self._square_only("rows of clues")
         return ["".join("." if n is None else str(n) for n in row) for row in self.clues]
+
+    def to_text(self) -> str:
+        """One line that reads back as this puzzle: rows joined by ``/`` on squares, the Loopy
+        game ID otherwise."""
+        if self.is_square:
+            return "/".join(self.to_rows())
+        return TEXT_IO["loopy"](self)
 
     def render(self, answer: Answer | None = None) -> str:
         """The reference page's ASCII board, with ``+---+`` and ``|`` for answer edges."""
+        self._square_only("the ASCII board")
         return TEXT_IO["ascii"](self, answer)
 
     def __repr__(self) -> str:

@@ -26,7 +26,7 @@ def test_split_loops_separates_two_unit_squares() -> None:
     p = Puzzle.from_rows(["...", "..."])
     sel = [False] * p.num_edges
     for c in (0, 2):  # cells (0,0) and (0,2): two separate 4-edge loops
-        for e in p.cell_edges[c]:
+        for e in p.face_edges[c]:
             sel[e] = True
     loops = split_loops(p, sel)
     assert sorted(len(x) for x in loops) == [4, 4]

@@ -33,8 +33,8 @@ BOARDS = {"clued": ["2.", ".3"], "blank": ["..", ".."]}
 
 
 def feasible(p: Puzzle, edges: tuple[int, ...], cuts: list[list[int]]) -> bool:
-    for c, n in p.clue_cells:
-        if sum(edges[e] for e in p.cell_edges[c]) != n:
+    for c, n in p.clue_faces:
+        if sum(edges[e] for e in p.face_edges[c]) != n:
             return False
     for pe in p.point_edges:
         if sum(edges[e] for e in pe) not in (0, 2):
@@ -64,8 +64,8 @@ def min_energy(model: Model, edges: tuple[int, ...]) -> int:
 def test_aux_variables_belong_to_one_piece() -> None:
     p = Puzzle.from_rows(BOARDS["clued"])
     m = Model.build(p, QuboFormulation())
-    m.add_cut(list(p.cell_edges[0]))
-    m.add_cut(list(p.cell_edges[3]))
+    m.add_cut(list(p.face_edges[0]))
+    m.add_cut(list(p.face_edges[3]))
     owners: dict[int, int] = {}
     for k, piece in enumerate(m.pieces):
         for term in piece.poly or {}:
@@ -86,7 +86,7 @@ def test_aux_variables_belong_to_one_piece() -> None:
 def test_energy_zero_exactly_when_feasible(form: str, board: str) -> None:
     p = Puzzle.from_rows(BOARDS[board])
     model = Model.build(p, FORMS[form]())
-    cuts = [sorted(p.cell_edges[0])]  # forbid the unit loop around cell (0,0)
+    cuts = [sorted(p.face_edges[0])]  # forbid the unit loop around cell (0,0)
     for stage in range(2):
         zero = 0
         for edges in itertools.product((0, 1), repeat=p.num_edges):
@@ -105,7 +105,7 @@ def test_energy_zero_exactly_when_feasible(form: str, board: str) -> None:
 def test_cut_forbids_its_loop_and_keeps_the_answer(form: str) -> None:
     p = Puzzle.from_rows(BOARDS["blank"])
     model = Model.build(p, FORMS[form]())
-    small = sorted(p.cell_edges[0])
+    small = sorted(p.face_edges[0])
     outer = [p.h(0, 0), p.h(0, 1), p.h(2, 0), p.h(2, 1), p.v(0, 0), p.v(1, 0), p.v(0, 2), p.v(1, 2)]
     loop_alone = tuple(int(e in small) for e in range(p.num_edges))
     answer = tuple(int(e in outer) for e in range(p.num_edges))
@@ -120,12 +120,12 @@ def test_cut_forbids_its_loop_and_keeps_the_answer(form: str) -> None:
 def test_exports() -> None:
     p = Puzzle.from_rows(BOARDS["clued"])
     q = Model.build(p, QuboFormulation())
-    q.add_cut(list(p.cell_edges[0]))
+    q.add_cut(list(p.face_edges[0]))
     bqm = q.to_bqm()
     sample = q.complete([False] * p.num_edges)
     assert bqm.energy(sample) == q.energy(sample)
     h = Model.build(p, HuboFormulation())
-    h.add_cut(list(p.cell_edges[0]))
+    h.add_cut(list(p.face_edges[0]))
     poly = h.to_binary_polynomial()
     assert max(len(t) for t in poly) == 4
     assert poly.energy(h.complete([True] * p.num_edges)) == h.energy(
@@ -158,8 +158,8 @@ from slitherbench.backends.qbpp_session import QbppSession
 forms = {"cons": ConsFormulation(), "hubo-aux": HuboFormulation(), "hubo-exact": HuboFormulation(degree_mode="exact"), "qubo": QuboFormulation(cut_weight=2)}
 p = Puzzle.from_rows(["2.", ".3"])
 m = Model.build(p, forms[sys.argv[1]])
-m.add_cut(list(p.cell_edges[0]))
-m.add_region(list(p.cell_edges[0]), p.h(2, 1))  # a region cut (coefficients -2) as well
+m.add_cut(list(p.face_edges[0]))
+m.add_region(list(p.face_edges[0]), p.h(2, 1))  # a region cut (coefficients -2) as well
 s = QbppSession()
 s.sync(m)
 rng = random.Random(0)

@@ -86,7 +86,7 @@ def test_a_region_cut_forbids_more_than_its_sample() -> None:
     # 3x3: L = the unit loop of cell (0,0), f on the bottom row: one cut forbids L beside
     # every loop through f (several samples); a no-good on the sample would forbid one.
     p = blank(3)
-    lp = sorted(p.cell_edges[0])
+    lp = sorted(p.face_edges[0])
     f = p.h(3, 1)
     cut = region_constraint(p, lp, f, 0)
     with_f = [
@@ -99,7 +99,7 @@ def test_a_region_cut_forbids_more_than_its_sample() -> None:
 
 def test_region_cut_needs_f_outside_the_loop() -> None:
     p = blank(2)
-    lp = sorted(p.cell_edges[0])
+    lp = sorted(p.face_edges[0])
     with pytest.raises(ValueError, match="outside"):
         region_constraint(p, lp, p.h(1, 1), 0)  # touches the loop's points
 
@@ -130,7 +130,7 @@ def min_piece_energy(model: Model, piece_index: int, edges: tuple[int, ...]) -> 
 def test_region_cut_energy_is_zero_exactly_where_it_holds(form: str) -> None:
     p = blank(2)
     model = Model.build(p, FORMS[form]())
-    model.add_region(sorted(p.cell_edges[0]), p.h(2, 1))
+    model.add_region(sorted(p.face_edges[0]), p.h(2, 1))
     k = len(model.pieces) - 1
     cut = model.pieces[k].constraint
     assert cut.kind == "region"

@@ -57,8 +57,8 @@ def test_broken_hint_switches_off_exactly_the_forbidden_loops() -> None:
     # Two disjoint unit squares: cut one of them; "broken" switches off its 4 edges only.
     p = get_suite("tiny")[1]  # 4x4
     m = Model.build(p, QuboFormulation())
-    sq1 = [p.cell_edges[0][k] for k in range(4)]
-    sq2 = list(p.cell_edges[p.cols * p.rows - 1])
+    sq1 = [p.face_edges[0][k] for k in range(4)]
+    sq2 = list(p.face_edges[p.cols * p.rows - 1])
     edges = [False] * p.num_edges
     for e in sq1 + sq2:
         edges[e] = True
@@ -145,7 +145,7 @@ def test_sb_quadratic_arrays_are_the_model_energy() -> None:
 
     p = generated(3, 3, 1)
     m = Model.build(p, QuboFormulation())
-    m.add_cut(list(p.cell_edges[0]))
+    m.add_cut(list(p.face_edges[0]))
     labels, quad, lin, const = quadratic_arrays(m)
     rng = random.Random(0)
     for _ in range(50):

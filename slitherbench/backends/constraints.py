@@ -3,9 +3,10 @@ degrees in {0, 2}, loop cuts) instead of a penalty form: they take the cons form
 
 Each solve returns an assignment satisfying every constraint so far, like an annealer
 reaching energy 0, so the runner's iterations give that solver family's iteration count.
-A subclass builds its solver once per trial (``build``), adds each new loop cut to it
-(``add_cut``, ``add_region``: incremental solvers keep what they learnt) and solves
-(``solve_edges``).
+A subclass makes its solver and edge variables once per trial (``new_model``), takes every
+constraint of the description through one method (``add_constraint``: clue sums and degree
+rules when the trial starts, each new cut as the run goes; incremental solvers keep what they
+learnt), turned into rows or clauses by :mod:`.encode`, and solves (``solve_edges``).
 
 ``mode: direct`` solves the whole puzzle in one step instead (one iteration, as the ZDD):
 ``solve_direct``, by default the lazy-constraint loop (each solve's loops cut inside the
@@ -25,9 +26,10 @@ from ..formulations import (
     CUT_KINDS,
     Constraint,
     Model,
+    base_constraints,
+    cut_constraint,
     region_constraint,
     region_partner,
-    region_parts,
 )
 from ..puzzle import Puzzle
 from ..record import Capability, ExactResult, SolveResult
@@ -54,23 +56,23 @@ class ConstraintBackend(Backend):
         super().__init__(mode=mode, **params)
         self._cuts = 0
 
-    @abstractmethod
     def build(self, puzzle: Puzzle) -> None:
-        """Clue and degree constraints, before any cut."""
+        """A fresh solver holding every clue sum and degree rule, before any cut."""
+        self.new_model(puzzle)
+        for c in base_constraints(puzzle):
+            self.add_constraint(c)
 
     @abstractmethod
+    def new_model(self, puzzle: Puzzle) -> None:
+        """A fresh solver with one Boolean per edge and no constraint yet."""
+
+    @abstractmethod
+    def add_constraint(self, c: Constraint) -> None:
+        """Add one constraint of the description (:mod:`.encode` turns it into rows)."""
+
     def add_cut(self, edges: Sequence[int]) -> None:
         """Forbid the loop: not all of ``edges`` on."""
-
-    @abstractmethod
-    def add_region(self, border: Sequence[int], e: int, f: int) -> None:
-        """A region cut: sum_border x >= 2 (x_e + x_f - 1) (see ``region_constraint``)."""
-
-    def add_constraint(self, c: Constraint) -> None:
-        if c.kind == "region":
-            self.add_region(*region_parts(c))
-        else:
-            self.add_cut(c.edges)
+        self.add_constraint(cut_constraint(edges, 0))
 
     @abstractmethod
     def require_an_edge(self) -> None:

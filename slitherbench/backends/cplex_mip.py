@@ -1,6 +1,7 @@
 """The real CPLEX (IBM's ``cplex`` package, Community Edition) inside the iterative method:
-the survey's IP solver. The same model as the HiGHS backend: binaries x_e and y_p, clue rows,
-degree rows sum x - 2 y_p = 0, one row per cut, the previous solution as a MIP start.
+the survey's IP solver. The same rows as the HiGHS backend (:mod:`.encode`): binaries x_e,
+clue rows, degree rows sum x - 2 y_p = 0 with a binary y_p, one row per cut, the previous
+solution as a MIP start.
 
 The Community Edition solves at most 1000 variables and 1000 constraints (error 1016): a
 model past that is ``skipped`` with the limit and the model's size in the reason, as
@@ -12,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ..formulations import Constraint
 from ..puzzle import Puzzle
 from .base import BackendUnavailable
 from .constraints import ConstraintBackend
+from .encode import linear_row
 
 SIZE_LIMIT_ERROR = 1016  # CPLEX: "Community Edition. Problem size limits exceeded"
 MAX_SEED = 2_100_000_000  # CPLEX's randomseed stops at its BIGINT (error 1015 above it)
@@ -28,7 +31,7 @@ class CplexBackend(ConstraintBackend):
         super().__init__(threads=threads, **params)
         self._c: Any = None
 
-    def build(self, puzzle: Puzzle) -> None:
+    def new_model(self, puzzle: Puzzle) -> None:
         import cplex
 
         c = cplex.Cplex()
@@ -36,25 +39,30 @@ class CplexBackend(ConstraintBackend):
             set_stream(None)
         c.set_error_stream(None)
         c.parameters.threads.set(int(self.params["threads"]))
-        c.variables.add(types="B" * (puzzle.num_edges + puzzle.num_points))
+        c.variables.add(types="B" * puzzle.num_edges)
         self._c, self._edges = c, puzzle.num_edges
-        for cell, n in puzzle.clue_cells:
-            edges = puzzle.cell_edges[cell]
-            self._row(edges, [1] * len(edges), "E", n)
-        for p, edges in enumerate(puzzle.point_edges):
-            self._row([*edges, puzzle.num_edges + p], [1] * len(edges) + [-2], "E", 0)
+
+    def add_constraint(self, con: Constraint) -> None:
+        row = linear_row(con)
+        ind, val = [e for e, _ in row.terms], [a for _, a in row.terms]
+        if row.step:
+            z = self._c.variables.get_num()
+            self._c.variables.add(types="B" if row.z_max == 1 else "I", ub=[float(row.z_max)])
+            self._row([*ind, z], [*val, -row.step], "E", row.lo)
+        elif row.lo == row.hi:
+            self._row(ind, val, "E", row.lo)
+        else:
+            lo, hi = row.bounds()
+            if lo is not None:
+                self._row(ind, val, "G", lo)
+            if hi is not None:
+                self._row(ind, val, "L", hi)
 
     def _row(self, ind: Sequence[int], val: Sequence[int], sense: str, rhs: int) -> None:
         import cplex
 
         pair = cplex.SparsePair(ind=[int(i) for i in ind], val=[float(v) for v in val])
         self._c.linear_constraints.add(lin_expr=[pair], senses=sense, rhs=[float(rhs)])
-
-    def add_cut(self, edges: Sequence[int]) -> None:
-        self._row(edges, [1] * len(edges), "L", len(edges) - 1)
-
-    def add_region(self, border: Sequence[int], e: int, f: int) -> None:
-        self._row([*border, e, f], [1] * len(border) + [-2, -2], "G", -2)
 
     def require_an_edge(self) -> None:
         self._row(range(self._edges), [1] * self._edges, "G", 1)

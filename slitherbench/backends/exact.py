@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..exact import IterativeExactModel, solve_circuit
+from ..formulations import Constraint
 from ..puzzle import Puzzle
 from .constraints import ConstraintBackend, NoSolution
 
@@ -23,16 +24,14 @@ class ExactBackend(ConstraintBackend):
         self._cp: IterativeExactModel | None = None
 
     def build(self, puzzle: Puzzle) -> None:
-        self._cp = IterativeExactModel(puzzle)
+        self._cp = IterativeExactModel(puzzle)  # its rows come from the description
 
-    def add_cut(self, edges: Sequence[int]) -> None:
-        assert self._cp is not None, "start() was not called"
-        self._cp.add_cut(edges)
+    def new_model(self, puzzle: Puzzle) -> None:
+        self.build(puzzle)
 
-    def add_region(self, border: Sequence[int], e: int, f: int) -> None:
+    def add_constraint(self, c: Constraint) -> None:
         assert self._cp is not None, "start() was not called"
-        x = self._cp.x
-        self._cp.model.Add(sum(x[g] for g in border) - 2 * x[e] - 2 * x[f] >= -2)
+        self._cp.add_constraint(c)
 
     def require_an_edge(self) -> None:
         assert self._cp is not None, "start() was not called"

@@ -1,6 +1,7 @@
 """Integer programming (HiGHS, through highspy) inside the iterative method, the survey's
-IP family: binaries x_e and y_p, clue rows sum x = n, degree rows sum x - 2 y_p = 0, and a row
-sum_{e in L} x_e <= |L| - 1 per loop cut, added to the same model as the run goes. A pure
+IP family: binaries x_e, and the constraint description as rows (:mod:`.encode`): clue rows
+sum x = n, degree rows sum x - 2 y_p = 0 with a binary y_p, and a row sum_{e in L} x_e <= |L| - 1
+per loop cut, added to the same model as the run goes. A pure
 feasibility problem (no objective); the previous solution is offered as a MIP start.
 """
 
@@ -11,8 +12,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from ..formulations import Constraint
 from ..puzzle import Puzzle
 from .constraints import ConstraintBackend
+from .encode import linear_row
 
 
 def _quiet_highs() -> Any:
@@ -41,23 +44,26 @@ class HighsBackend(ConstraintBackend):
         super().__init__(threads=threads, **params)
         self._h: Any = None
 
-    def build(self, puzzle: Puzzle) -> None:
+    def new_model(self, puzzle: Puzzle) -> None:
         h = _quiet_highs()
         h.setOptionValue("threads", int(self.params["threads"]))
         self._x = [h.addBinary() for _ in range(puzzle.num_edges)]
-        y = [h.addBinary() for _ in range(puzzle.num_points)]
-        for c, n in puzzle.clue_cells:
-            h.addConstr(sum(self._x[e] for e in puzzle.cell_edges[c]) == n)
-        for p, edges in enumerate(puzzle.point_edges):
-            h.addConstr(sum(self._x[e] for e in edges) - 2 * y[p] == 0)
         self._h = h
 
-    def add_cut(self, edges: Sequence[int]) -> None:
-        self._h.addConstr(sum(self._x[e] for e in edges) <= len(edges) - 1)
-
-    def add_region(self, border: Sequence[int], e: int, f: int) -> None:
-        x = self._x
-        self._h.addConstr(sum(x[g] for g in border) - 2 * x[e] - 2 * x[f] >= -2)
+    def add_constraint(self, c: Constraint) -> None:
+        row = linear_row(c)
+        total = sum(a * self._x[e] for e, a in row.terms)
+        if row.step:
+            z = self._h.addBinary() if row.z_max == 1 else self._h.addIntegral(0, row.z_max)
+            self._h.addConstr(total - row.step * z == row.lo)
+        elif row.lo == row.hi:
+            self._h.addConstr(total == row.lo)
+        else:
+            lo, hi = row.bounds()
+            if lo is not None:
+                self._h.addConstr(total >= lo)
+            if hi is not None:
+                self._h.addConstr(total <= hi)
 
     def require_an_edge(self) -> None:
         self._h.addConstr(sum(self._x) >= 1)

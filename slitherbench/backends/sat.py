@@ -1,6 +1,7 @@
 """SAT (python-sat: CaDiCaL, Glucose, ...) inside the iterative method, the survey's SAT
-family. Clue sums are cardinality constraints (pysat's encodings); degree in {0, 2} is "no
-point has exactly one edge" plus "no three of its edges together"; a loop cut is one clause.
+family. The constraint description becomes CNF in :mod:`.encode`: clue sums are cardinality
+constraints (pysat's encodings); degree in {0, 2} is "no point has exactly one edge" plus "no
+three of its edges together"; a loop cut is one clause, and so is a region cut (by parity).
 One solver per trial, so clauses learnt in earlier iterations are kept (incremental SAT).
 A solve stops at the time limit where pysat can interrupt the solver (Glucose, MiniSat,
 Maple*; not CaDiCaL, which then solves to the end).
@@ -11,35 +12,28 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from itertools import combinations
 from typing import Any
 
+from ..formulations import Constraint, base_constraints, region_parts
 from ..puzzle import Puzzle
 from .constraints import ConstraintBackend
+from .encode import clauses
 
 
 def puzzle_clauses(
     puzzle: Puzzle, encoding: str = "seqcounter", guards: dict[int, int] | None = None
 ) -> list[list[int]]:
     """CNF of the clue sums and the degree rule, edge e as DIMACS variable e + 1. With
-    ``guards`` (cell -> a variable), a clue's clauses hold only while its guard is assumed
+    ``guards`` (face -> a variable), a clue's clauses hold only while its guard is assumed
     true (the generator switches clues off this way)."""
-    from pysat.card import CardEnc, EncType
     from pysat.formula import IDPool
 
     top = puzzle.num_edges + max([0, *(guards or {}).values()])
     pool = IDPool(start_from=top + 1)
     out: list[list[int]] = []
-    for c, n in puzzle.clue_cells:
-        lits = [e + 1 for e in puzzle.cell_edges[c]]
-        cnf = CardEnc.equals(lits=lits, bound=n, vpool=pool, encoding=getattr(EncType, encoding))
-        guard = [] if guards is None else [-guards[c]]
-        out += [[*clause, *guard] for clause in cnf.clauses]
-    for edges in puzzle.point_edges:
-        lits = [e + 1 for e in edges]
-        for e in lits:  # e on => another edge of the point on
-            out.append([-e, *(f for f in lits if f != e)])
-        out += [[-v for v in trio] for trio in combinations(lits, 3)]
+    for c in base_constraints(puzzle):
+        guard = guards[c.index] if guards is not None and c.kind == "clue" else None
+        out += clauses(c, pool, encoding, guard)
     return out
 
 
@@ -57,21 +51,22 @@ class SatBackend(ConstraintBackend):
         super().__init__(solver=solver, encoding=encoding, **params)
         self._sat: Any = None
 
-    def build(self, puzzle: Puzzle) -> None:
+    def new_model(self, puzzle: Puzzle) -> None:
+        from pysat.formula import IDPool
         from pysat.solvers import Solver
 
         if self._sat is not None:
             self._sat.delete()
         self._sat = Solver(name=str(self.params["solver"]))
         self._edges = puzzle.num_edges
-        for clause in puzzle_clauses(puzzle, str(self.params["encoding"])):
+        self._pool = IDPool(start_from=puzzle.num_edges + 1)
+
+    def add_constraint(self, c: Constraint) -> None:
+        if c.kind == "region":  # one clause by parity, not a weighted sum
+            self._sat.add_clause(region_clause(*region_parts(c)))
+            return
+        for clause in clauses(c, self._pool, str(self.params["encoding"])):
             self._sat.add_clause(clause)
-
-    def add_cut(self, edges: Sequence[int]) -> None:
-        self._sat.add_clause([-(e + 1) for e in edges])
-
-    def add_region(self, border: Sequence[int], e: int, f: int) -> None:
-        self._sat.add_clause(region_clause(border, e, f))
 
     def require_an_edge(self) -> None:
         self._sat.add_clause([e + 1 for e in range(self._edges)])

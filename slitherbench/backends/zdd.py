@@ -20,20 +20,30 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from ..formulations import Model
+from ..formulations import Model, base_constraints
 from ..puzzle import Puzzle
 from ..record import Capability, SolveResult
 from .base import Backend
 from .constraints import NoSolution, edges_result
+from .encode import linear_row
 
 
 def _count_loops(puzzle: Puzzle, forbidden: list[tuple[int, ...]]) -> tuple[int, list[bool] | None]:
+    """The diagram from the constraint description: degree rules as graphillion's degree
+    constraints, clue sums as its linear constraints, cuts as excluded edge sets."""
     from graphillion import GraphSet
 
     edges = [(a + 1, b + 1) for a, b in puzzle.edge_points]  # graphillion vertices from 1
     GraphSet.set_universe(edges)
-    degree = {v: range(0, 3, 2) for v in range(1, puzzle.num_points + 1)}
-    clues = [([edges[e] for e in puzzle.cell_edges[c]], (n, n)) for c, n in puzzle.clue_cells]
+    degree: dict[int, range] = {}
+    clues = []
+    for c in base_constraints(puzzle):
+        row = linear_row(c)
+        if c.kind == "degree":  # point p's edges: a range with a step ({0, 2})
+            degree[c.index + 1] = range(row.lo, row.hi + 1, row.step or 1)
+        else:
+            terms = [edges[e] if a == 1 else (*edges[e], a) for e, a in row.terms]
+            clues.append((terms, (row.lo, row.hi)))
     gs = GraphSet.graphs(
         vertex_groups=[[]], degree_constraints=degree, linear_constraints=clues or None
     )

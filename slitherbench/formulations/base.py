@@ -31,7 +31,7 @@ class Constraint:
     cut: 0..|L|-1; region: see :func:`region_constraint`). No ``coeffs``: every one is 1."""
 
     kind: Kind
-    index: int  # cell, grid point or cut number
+    index: int  # face, point or cut number
     edges: tuple[int, ...]
     allowed: tuple[int, ...]
     coeffs: tuple[int, ...] = ()
@@ -84,7 +84,13 @@ class Piece:
 
 
 def base_constraints(puzzle: Puzzle) -> list[Constraint]:
-    out = [Constraint("clue", c, puzzle.cell_edges[c], (n,)) for c, n in puzzle.clue_cells]
+    """Every clue sum and every point's degree rule: the description each form encodes and
+    each exact family builds its model from (:mod:`slitherbench.backends.rows`). A clue's
+    edges are sorted, so the square grid's terms come in the order they always had."""
+    out = [
+        Constraint("clue", f, tuple(sorted(puzzle.face_edges[f])), (n,))
+        for f, n in puzzle.clue_faces
+    ]
     out += [Constraint("degree", p, edges, (0, 2)) for p, edges in enumerate(puzzle.point_edges)]
     return out
 

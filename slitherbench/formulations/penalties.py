@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations
+from math import comb
 
 from .base import Constraint, Model, Piece, Poly, add_poly, square_linear, sum_edges
 
@@ -71,14 +72,28 @@ def degree_aux_value(piece: Piece, edges: Sequence[bool]) -> dict[int, int]:
     return {piece.aux[0]: int(deg >= 2)}
 
 
-# Coefficients of the elementary symmetric polynomials e1..e4 in the degree penalty with no
-# auxiliary variable: g(d) = sum_k a_k C(d, k) gives g(0)=0, g(1)=1, g(2)=0, g(3)=1, g(4)=1.
-EXACT_DEGREE_COEFFS = (1, -2, 4, -7)
+def exact_degree_coeffs(max_degree: int) -> tuple[int, ...]:
+    """Coefficients a_1..a_D of the elementary symmetric polynomials e_k in the degree penalty
+    with no auxiliary variable: g(d) = sum_k a_k C(d, k) is 0 at d = 0 and 2 and 1 at every
+    other degree up to ``max_degree`` (binomial inversion: a_k = sum_j (-1)^(k-j) C(k, j) g(j)).
+    A polynomial of degree D is exact for points of at most D edges only; the coefficients
+    alternate and grow (a_5 = 11, a_6 = -16), which is why each point takes exactly as many as
+    its own degree."""
+    g = [0 if d in (0, 2) else 1 for d in range(max_degree + 1)]
+    return tuple(
+        sum((-1) ** (k - j) * comb(k, j) * g[j] for j in range(k + 1))
+        for k in range(1, max_degree + 1)
+    )
+
+
+# The square grid's points (degree up to 4): g(0)=0, g(1)=1, g(2)=0, g(3)=1, g(4)=1.
+EXACT_DEGREE_COEFFS = exact_degree_coeffs(4)
 
 
 def degree_exact_penalty(c: Constraint, weight: int) -> Piece:
     poly: Poly = {}
-    for k, a in enumerate(EXACT_DEGREE_COEFFS[: len(c.edges)], start=1):
-        for subset in combinations(sorted(c.edges), k):
-            poly[subset] = poly.get(subset, 0) + weight * a
+    for k, a in enumerate(exact_degree_coeffs(len(c.edges)), start=1):
+        if a:
+            for subset in combinations(sorted(c.edges), k):
+                poly[subset] = poly.get(subset, 0) + weight * a
     return Piece(c, poly=poly)

@@ -1,0 +1,146 @@
+"""Boards: the planar grids a Slitherlink puzzle is drawn on.
+
+A :class:`Board` is points (with coordinates, y down), edges (each a pair of points) and
+faces (each the cyclic list of its sides). Everything downstream (clue sums over a face's
+sides, the degree rule at each point, loop cuts, the checker, figures) reads these three
+tables and nothing else, so a new kind of board is one module that returns a ``Board``.
+
+Two kinds ship. The square grid keeps the reference page's numbering (horizontal edges
+``h(i, j)`` first, then vertical ``v(i, j)``) so that every stored square trial keeps its key:
+
+>>> from slitherbench.boards import loopy_board, square_board
+>>> b = square_board(2, 3)
+>>> b.label, b.num_points, b.num_edges, b.num_faces
+('square 2x3', 12, 17, 6)
+>>> b.face_edges[0]  # top, right, bottom, left of the top-left square
+(0, 10, 3, 9)
+
+Every grid type of Simon Tatham's Loopy is built exactly as Loopy builds it
+(:mod:`slitherbench.boards.loopy`), so that face k is the face of clue k in a Loopy game ID:
+
+>>> hexes = loopy_board("honeycomb", 3, 3)
+>>> hexes.label, hexes.num_faces, hexes.max_face_size, hexes.max_degree
+('honeycomb 3x3', 9, 6, 3)
+>>> hexes.edge_faces[0]  # the faces on either side of edge 0; -1 is the outside
+(0, -1)
+
+A new kind of board: build the three tables and hand them over (the constructor checks
+that every face is a closed cycle of distinct edges and that each edge has at most two faces):
+
+>>> from slitherbench.boards import Board
+>>> triangle = Board("example", 1, 1, points=((0, 0), (2, 0), (1, 2)),
+...                  edge_points=((0, 1), (1, 2), (2, 0)), face_edges=((0, 1, 2),))
+>>> triangle.point_edges
+((0, 2), (0, 1), (1, 2))
+
+Register it where puzzles are read (:mod:`slitherbench.formats`) or generated
+(:mod:`slitherbench.generate`, which takes any board); the formulations and backends need
+nothing more.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .board import Board, BoardError
+
+__all__ = ["Board", "BoardError", "loopy_board", "square_board"]
+
+
+def square_board(rows: int, cols: int) -> Board:
+    from .square import square_board as build
+
+    return build(rows, cols)
+
+
+def loopy_board(kind: str | int, width: int, height: int, desc: str | None = None) -> Board:
+    """The board of a Loopy game ID's parameters: kind by name (``honeycomb``) or type number
+    (2). Loopy's squares (t0) give :func:`square_board`, in the page's numbering."""
+    from .loopy import grid_type, loopy_grid
+
+    gt = grid_type(kind)
+    if gt.kind == "square":
+        problem = gt.check_size(width, height)
+        if problem is not None:
+            from .loopy import GridError
+
+            raise GridError(problem)
+        return square_board(height, width)
+    grid = loopy_grid(gt.loopy_type, width, height, desc)
+    return Board(
+        gt.kind,
+        width,
+        height,
+        points=grid.dots,
+        edge_points=grid.edges,
+        face_edges=grid.face_edges,
+        desc=desc,
+    )
+
+
+def board_from_key(kind: str, width: int, height: int, desc: str | None = None) -> Board:
+    """A named board again from what a trial record stores (kind, size, description)."""
+    builder = BUILDERS.get(kind)
+    if builder is None:
+        raise BoardError(f"unknown board kind {kind!r}")
+    return builder(width, height, desc)
+
+
+def _square(width: int, height: int, desc: str | None) -> Board:
+    return square_board(height, width)
+
+
+def _loopy_builder(kind: str):
+    def build(width: int, height: int, desc: str | None) -> Board:
+        return loopy_board(kind, width, height, desc)
+
+    return build
+
+
+def _builders() -> dict:
+    from .loopy import grid_types
+
+    out: dict = {"square": _square}
+    for gt in grid_types().values():
+        out.setdefault(gt.kind, _loopy_builder(gt.kind))
+    return out
+
+
+class _Builders(dict):
+    """Board kinds by name, filled on first use (the Loopy registry scans its modules)."""
+
+    def _fill(self) -> None:
+        if not super().__len__():
+            super().update(_builders())
+
+    def get(self, key, default=None):  # type: ignore[override]
+        self._fill()
+        return super().get(key, default)
+
+    def __contains__(self, key: object) -> bool:
+        self._fill()
+        return super().__contains__(key)
+
+    def __iter__(self):
+        self._fill()
+        return super().__iter__()
+
+    def __len__(self) -> int:
+        self._fill()
+        return super().__len__()
+
+
+BUILDERS: dict = _Builders()
+
+
+def board_kinds() -> list[str]:
+    """Every named board kind (``square`` and Loopy's grid types)."""
+    return list(BUILDERS)
+
+
+def polygon_area(points: Sequence[tuple[float, float]]) -> float:
+    """Signed area (shoelace); positive for clockwise corners with y down."""
+    return 0.5 * sum(
+        x0 * y1 - x1 * y0
+        for (x0, y0), (x1, y1) in zip(points, [*points[1:], points[0]], strict=True)
+    )
