@@ -1,16 +1,17 @@
 """Random puzzles with a unique solution.
 
-A random simply-connected region of cells is grown one cell at a time (a cell is kept only
-if the region's boundary stays one non-touching loop); every cell gets its clue, then clues
-are removed in random order while the loop stays the only answer.
+A random simply-connected region of faces is grown one face at a time (a face is kept only
+if the region's boundary stays one non-touching loop), on any board; every face gets its
+clue, then clues are removed in random order while the loop stays the only answer.
 
 Each removal is judged by one incremental SAT solver (python-sat, extra [exact]) that holds
 every clue behind a switch: "another answer without clue c?" is a solve under assumptions
 (the other clues on, and c broken: with c the answer was unique, so another must break it),
 samples of several loops are cut with region cuts (they hold for any single
 loop, whatever the clues, so the cuts stay valid as clues go) and nothing is rebuilt: a
-32x46 board takes seconds, not hours. Without python-sat, CP-SAT's circuit model judges each
-removal (the same answers: 82 s for a 15x15). Same (rows, cols, seed) -> same puzzle.
+32x46 board takes seconds, not hours, and any board of :mod:`slitherbench.boards` works
+(:func:`generate_on`). Without python-sat, CP-SAT's circuit model judges each
+removal (the same answers: 82 s for a 15x15). Same (board, seed) -> same puzzle.
 """
 
 from __future__ import annotations
@@ -24,37 +25,38 @@ from ortools.sat.python import cp_model
 
 from .check import check_answer
 from .exact import build_circuit_model, cp_solver
-from .formats import answer_from_inside
+from .boards import Board, square_board
 from .puzzle import Puzzle
 
 
-def random_loop(rows: int, cols: int, rng: random.Random, fill: float = 0.55) -> list[bool]:
-    blank = Puzzle(tuple(tuple([None] * cols) for _ in range(rows)))
-    inside = [[False] * cols for _ in range(rows)]
-    i0, j0 = rng.randrange(rows), rng.randrange(cols)
-    inside[i0][j0] = True
-    size, target = 1, max(1, int(fill * rows * cols))
+def random_loop(board: Board, rng: random.Random, fill: float = 0.55) -> list[bool]:
+    """The boundary of a random region of about ``fill`` of the faces whose boundary is one
+    loop (a face joins only if the boundary stays one loop that touches no point twice)."""
+    blank = Puzzle.on_board(board, [None] * board.num_faces)
+    F = board.num_faces
+    inside = [False] * F
+    if board.kind == "square":  # the draws of every square puzzle made so far: keep them
+        f0 = rng.randrange(board.height) * board.width + rng.randrange(board.width)
+    else:
+        f0 = rng.randrange(F)
+    inside[f0] = True
+    size, target = 1, max(1, int(fill * F))
     stalls = 0
-    while size < target and stalls < 20 * rows * cols:
+    while size < target and stalls < 20 * F:
         frontier = [
-            (i, j)
-            for i in range(rows)
-            for j in range(cols)
-            if not inside[i][j]
-            and any(
-                0 <= i + di < rows and 0 <= j + dj < cols and inside[i + di][j + dj]
-                for di, dj in ((1, 0), (-1, 0), (0, 1), (0, -1))
-            )
+            f
+            for f in range(F)
+            if not inside[f] and any(g >= 0 and inside[g] for g in board.face_neighbours[f])
         ]
-        i, j = rng.choice(frontier)
-        inside[i][j] = True
-        if not check_answer(blank, answer_from_inside(blank, inside)):  # one loop, nothing else
+        f = rng.choice(frontier)
+        inside[f] = True
+        if not check_answer(blank, board.boundary(inside)):  # one loop, nothing else
             size += 1
             stalls = 0
         else:
-            inside[i][j] = False
+            inside[f] = False
             stalls += 1
-    return answer_from_inside(blank, inside)
+    return board.boundary(inside)
 
 
 def _has_other_answer(puzzle: Puzzle, answer: list[bool], time_limit_s: float) -> bool:
@@ -125,31 +127,39 @@ class SatJudge:
 
 
 def generate(rows: int, cols: int, seed: int, time_limit_s: float = 5.0) -> Puzzle:
+    """A unique square puzzle (rows x cols), the same for the same arguments."""
     if rows < 2 or cols < 2:
         raise ValueError(f"generate needs at least 2x2 cells, got {rows}x{cols}")
-    rng = random.Random(f"slitherbench-{rows}x{cols}-{seed}")
-    answer = random_loop(rows, cols, rng)
-    full = Puzzle(tuple(tuple([0] * cols) for _ in range(rows)))
-    clues = [
-        [sum(answer[e] for e in full.face_edges[i * cols + j]) for j in range(cols)]
-        for i in range(rows)
-    ]
-    order = [(i, j) for i in range(rows) for j in range(cols)]
+    return generate_on(square_board(rows, cols), seed, time_limit_s)
+
+
+def generate_on(board: Board, seed: int, time_limit_s: float = 5.0) -> Puzzle:
+    """A puzzle with exactly one answer on any board, the same for the same board and seed.
+
+    Every face starts with its clue; clues go in random order while the answer stays the
+    only one (each removal judged as the module docstring says).
+    """
+    if board.kind == "square":
+        name = f"{board.height}x{board.width}"
+    else:
+        name = board.label.replace(" ", "-") + (f"-{board.desc}" if board.desc else "")
+    rng = random.Random(f"slitherbench-{name}-{seed}")
+    answer = random_loop(board, rng)
+    clues: list[int | None] = [sum(answer[e] for e in sides) for sides in board.face_edges]
+    order = list(range(board.num_faces))
     rng.shuffle(order)
-    judge = SatJudge(Puzzle(tuple(tuple(r) for r in clues)), answer) if find_spec("pysat") else None
-    for i, j in order:
-        keep = clues[i][j]
-        clues[i][j] = None
-        trial = Puzzle(tuple(tuple(r) for r in clues))
+    full = Puzzle.on_board(board, clues)
+    judge = SatJudge(full, answer) if find_spec("pysat") else None
+    for f in order:
+        keep = clues[f]
+        clues[f] = None
+        trial = Puzzle.on_board(board, clues)
         if judge is None:
             other = _has_other_answer(trial, answer, time_limit_s)
         else:
-            other = judge.other_answer(trial, i * cols + j, time_limit_s)
+            other = judge.other_answer(trial, f, time_limit_s)
         if other:
-            clues[i][j] = keep
+            clues[f] = keep
         elif judge is not None:
-            judge.remove(i * cols + j)
-    puzzle = Puzzle(
-        tuple(tuple(r) for r in clues), name=f"gen-{rows}x{cols}-s{seed}", meta={"answer": answer}
-    )
-    return puzzle
+            judge.remove(f)
+    return Puzzle.on_board(board, clues, name=f"gen-{name}-s{seed}", answer=answer)

@@ -342,13 +342,17 @@ def _note(text: str) -> None:
 # -- seeds, keys, jobs ---------------------------------------------------------------------
 def derive_seed(base_seed: int, puzzle: Puzzle, repetition: int) -> int:
     """Seeds depend on (base_seed, puzzle, repetition) only: every cell sees the same ones."""
-    ident = puzzle.name or "".join(puzzle.to_rows())
+    # Squares: the rows without separators, as every stored square trial was seeded.
+    ident = puzzle.name or (
+        "".join(puzzle.to_rows()) if puzzle.is_square else puzzle.to_text()
+    )
     h = hashlib.sha256(f"{base_seed}|{ident}|{repetition}".encode()).digest()
     return int.from_bytes(h[:4], "little") & 0x7FFFFFFF
 
 
 def puzzle_ident(puzzle: Puzzle) -> str:
-    return hashlib.sha1("/".join(puzzle.to_rows()).encode()).hexdigest()[:10]
+    # to_text() is the rows joined by "/" on squares: every stored square key stays.
+    return hashlib.sha1(puzzle.to_text().encode()).hexdigest()[:10]
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,8 @@ def new_trial(puzzle: Puzzle, formulation: Formulation, backend: Backend, seed: 
         rows=puzzle.rows,
         cols=puzzle.cols,
         clues=puzzle.num_clues,
+        board=puzzle.board.kind,
+        faces=puzzle.num_faces,
         formulation=formulation.name,
         form_variant=formulation.describe(),
         backend=backend.name,

@@ -44,7 +44,15 @@ from collections.abc import Sequence
 
 from .board import Board, BoardError
 
-__all__ = ["Board", "BoardError", "loopy_board", "square_board"]
+__all__ = [
+    "Board",
+    "BoardError",
+    "board_from_key",
+    "board_kinds",
+    "board_with_faces",
+    "loopy_board",
+    "square_board",
+]
 
 
 def square_board(rows: int, cols: int) -> Board:
@@ -76,6 +84,35 @@ def loopy_board(kind: str | int, width: int, height: int, desc: str | None = Non
         face_edges=grid.face_edges,
         desc=desc,
     )
+
+
+def board_with_faces(kind: str, faces: int, seed: int = 0) -> Board:
+    """The board of this kind whose face count is nearest ``faces`` (width and height at most
+    one apart, within Loopy's size limits; Penrose patches drawn from ``seed``)."""
+    import random
+
+    from .loopy import grid_type, loopy_grid
+
+    gt = grid_type(kind)
+    best: tuple[int, int, int, str | None] | None = None
+    largest = 0
+    for w in range(max(gt.amin, 1), 200):
+        if largest >= 2 * faces:
+            break
+        for h in (w - 1, w, w + 1):
+            if h < 1 or gt.check_size(w, h) is not None:
+                continue
+            if gt.face_bound(w, h) < faces // 2:
+                continue
+            desc = gt.new_desc(w, h, random.Random(f"{kind}-{w}x{h}-{seed}"))
+            n = w * h if gt.kind == "square" else loopy_grid(gt.loopy_type, w, h, desc).num_faces
+            largest = max(largest, n)
+            if best is None or abs(n - faces) < abs(best[0] - faces):
+                best = (n, w, h, desc)
+    if best is None:
+        raise BoardError(f"no {kind} board near {faces} faces")
+    _, w, h, desc = best
+    return loopy_board(kind, w, h, desc)
 
 
 def board_from_key(kind: str, width: int, height: int, desc: str | None = None) -> Board:

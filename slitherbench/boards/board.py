@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -139,6 +140,33 @@ class Board:
         for f, sides in enumerate(self.face_edges):
             out.append(tuple(a if a != f else b for a, b in (self.edge_faces[e] for e in sides)))
         return tuple(out)
+
+    # -- inside and outside ---------------------------------------------------------------------
+    def boundary(self, inside: Sequence[bool]) -> list[bool]:
+        """The edges between inside and outside faces (one flag per face; the board's outside
+        counts as outside): the loop around a region."""
+        if len(inside) != self.num_faces:
+            raise ValueError(f"{len(inside)} flags for the {self.num_faces} faces of a {self.label}")
+        return [
+            bool(inside[f]) != (g >= 0 and bool(inside[g])) for f, g in self.edge_faces
+        ]
+
+    def inside(self, answer: Sequence[bool] | Sequence[int]) -> list[bool]:
+        """Which faces an answer's lines enclose: a face is inside when every path to the
+        outside crosses an odd number of lines (flood fill, so any face shape works)."""
+        side = [-1] * self.num_faces
+        stack = []
+        for e, (f, g) in enumerate(self.edge_faces):
+            if g < 0 and side[f] < 0:  # a face on the rim: inside iff its rim edge is a line
+                side[f] = 1 if answer[e] else 0
+                stack.append(f)
+        while stack:
+            f = stack.pop()
+            for e, g in zip(self.face_edges[f], self.face_neighbours[f], strict=True):
+                if g >= 0 and side[g] < 0:
+                    side[g] = side[f] ^ (1 if answer[e] else 0)
+                    stack.append(g)
+        return [s == 1 for s in side]
 
     def face_centre(self, f: int) -> tuple[float, float]:
         xs, ys = zip(*(self.points[p] for p in self.face_points[f]), strict=True)

@@ -78,7 +78,9 @@ def loopy_grid(loopy_type: int, width: int, height: int, desc: str | None = None
                 f"builds at most {MAX_FACES}"
             )
     if problem is None:
-        problem = gt.validate_desc(width, height, desc)
+        bad_desc = gt.validate_desc(width, height, desc)
+        if bad_desc is not None:
+            problem = f"{gt.title} grid description {desc!r}: {bad_desc}"
     if problem is not None:
         raise GridError(problem)
     return gt.build(width, height, desc).finish()
