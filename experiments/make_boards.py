@@ -3,6 +3,11 @@
 
     python experiments/make_boards.py survey     # -> slitherbench/data/generated_survey.jsonl
     python experiments/make_boards.py targets    # -> slitherbench/data/generated_targets.jsonl
+    python experiments/make_boards.py grids      # -> slitherbench/data/generated_grids.jsonl
+
+``grids``: every board kind (the square and Loopy's 15 other grid types) at the sizes nearest
+25, 50 and 100 faces (``board_with_faces``; a kind whose smallest board is larger keeps it
+once), each ``generate_on(board, 1, time_limit_s=10)``, written as its Loopy game ID.
 
 Each board is ``generate(rows, cols, seed, time_limit_s)`` (fixed below), written as soon as
 it is made, with the seconds it took (on whatever else the machine was doing: a check that
@@ -17,8 +22,10 @@ import sys
 import time
 from pathlib import Path
 
+from slitherbench.boards import board_kinds, board_with_faces
 from slitherbench.exact import solve_exact
-from slitherbench.generate import generate
+from slitherbench.formats import write_loopy
+from slitherbench.generate import generate, generate_on
 from slitherbench.puzzle import answer_to_bits
 
 DATA = Path(__file__).resolve().parents[1] / "slitherbench" / "data"
@@ -35,11 +42,49 @@ SETS = {
 }
 
 
+GRID_FACES = (25, 50, 100)
+
+
+def make_grids(out: Path, done: set[str]) -> None:
+    for kind in board_kinds():
+        seen = set()
+        for faces in GRID_FACES:
+            board = board_with_faces(kind, faces)
+            ident = f"grids-{board.label.replace(' ', '-')}"
+            if board in seen or ident in done:
+                continue
+            seen.add(board)
+            t0 = time.perf_counter()
+            p = generate_on(board, 1, time_limit_s=10.0)
+            made_s = time.perf_counter() - t0
+            check = solve_exact(p, time_limit_s=600)
+            if check.status != "unique" or check.answer != p.meta["answer"]:
+                raise SystemExit(f"{ident}: the exact check says {check.status}")
+            record = {
+                "id": ident,
+                "kind": kind,
+                "faces": board.num_faces,
+                "target_faces": faces,
+                "seed": 1,
+                "made_by": f"slitherbench.generate.generate_on(board_with_faces({kind!r}, "
+                f"{faces}), 1, time_limit_s=10)",
+                "made_s": round(made_s, 2),
+                "loopy_id": write_loopy(p),
+                "answer": answer_to_bits(p.meta["answer"]),
+            }
+            with out.open("a") as f:
+                f.write(json.dumps(record) + "\n")
+            print(f"{ident}: {p.num_faces} faces, {p.num_clues} clues, {made_s:.2f} s", flush=True)
+
+
 def main(name: str) -> None:
     out = DATA / f"generated_{name}.jsonl"
     done = set()
     if out.exists():
         done = {json.loads(line)["id"] for line in out.read_text().splitlines()}
+    if name == "grids":
+        make_grids(out, done)
+        return
     for rows, cols, seed, limit_s in SETS[name]:
         ident = f"generated-{rows}x{cols}-s{seed}"
         if ident in done:

@@ -23,9 +23,9 @@ from itertools import product
 
 from ortools.sat.python import cp_model
 
+from .boards import Board, square_board
 from .check import check_answer
 from .exact import build_circuit_model, cp_solver
-from .boards import Board, square_board
 from .puzzle import Puzzle
 
 
@@ -96,7 +96,7 @@ class SatJudge:
     def other_answer(self, puzzle: Puzzle, without: int, time_limit_s: float) -> bool:
         from .backends.sat import region_clause
         from .check import loop_satisfies_clues, split_loops
-        from .formulations import region_constraint, region_partner, region_parts
+        from .formulations import region_parts, sample_cuts
 
         # Another answer without clue c must break c (with c the answer was unique): asking
         # for that keeps the search near c.
@@ -115,8 +115,7 @@ class SatJudge:
                 loops = split_loops(puzzle, edges)
                 if len(loops) == 1 or any(loop_satisfies_clues(puzzle, lp) for lp in loops):
                     return True
-                for k, lp in enumerate(loops):
-                    cut = region_constraint(puzzle, lp, region_partner(loops, k), 0)
+                for cut in sample_cuts(puzzle, loops, "region", 0):
                     self.sat.add_clause(region_clause(*region_parts(cut)))
         finally:
             timer.cancel()

@@ -33,7 +33,10 @@ def loopy_dev() -> tuple[Puzzle, ...]:
     text = (Path(__file__).resolve().parent / "data" / "loopy_dev.jsonl").read_text()
     for line in text.splitlines():
         d = json.loads(line)
-        p = Puzzle.from_rows(d["clues"], name=d["id"])
+        if "loopy_id" in d:  # boards beyond the square: their Loopy game ID
+            p = Puzzle.parse(d["loopy_id"], name=d["id"])
+        else:
+            p = Puzzle.from_rows(d["clues"], name=d["id"])
         p.meta.update(
             difficulty=d["difficulty"],
             loopy_id=d["loopy_id"],
@@ -65,12 +68,16 @@ def generated_frontier() -> tuple[Puzzle, ...]:
 @cache
 def shipped(name: str) -> tuple[Puzzle, ...]:
     """Generated boards shipped in ``data/generated_<name>.jsonl`` (frontier; survey: the
-    survey's sizes; targets: 30x40 and 60x60), made by ``experiments/make_boards.py``."""
+    survey's sizes; targets: 30x40 and 60x60; grids: every board kind at about 25, 50 and
+    100 faces), made by ``experiments/make_boards.py``."""
     out = []
     text = (Path(__file__).resolve().parent / "data" / f"generated_{name}.jsonl").read_text()
     for line in text.splitlines():
         d = json.loads(line)
-        p = Puzzle.from_rows(d["clues"], name=d["id"])
+        if "loopy_id" in d:  # boards beyond the square: their Loopy game ID
+            p = Puzzle.parse(d["loopy_id"], name=d["id"])
+        else:
+            p = Puzzle.from_rows(d["clues"], name=d["id"])
         p.meta.update(answer=[c == "1" for c in d["answer"]], source=d["made_by"])
         out.append(p)
     return tuple(out)
@@ -119,6 +126,9 @@ SUITES = {
     "survey": lambda: list(shipped("survey")),
     # Generated 30x40 and 60x60 boards: the exact families' speed targets.
     "targets": lambda: list(shipped("targets")),
+    # Every board kind (square and Loopy's 15 other grid types) at about 25, 50 and 100
+    # faces, generated and proved unique (experiments/make_boards.py grids).
+    "grids": lambda: list(shipped("grids")),
     # The first Loopy 10x18 board (the frontier's and the size target's).
     "loopy10x18": lambda: [p for p in loopy_dev() if p.size_label == "10x18"][:1],
 }

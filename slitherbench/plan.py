@@ -343,9 +343,7 @@ def _note(text: str) -> None:
 def derive_seed(base_seed: int, puzzle: Puzzle, repetition: int) -> int:
     """Seeds depend on (base_seed, puzzle, repetition) only: every cell sees the same ones."""
     # Squares: the rows without separators, as every stored square trial was seeded.
-    ident = puzzle.name or (
-        "".join(puzzle.to_rows()) if puzzle.is_square else puzzle.to_text()
-    )
+    ident = puzzle.name or ("".join(puzzle.to_rows()) if puzzle.is_square else puzzle.to_text())
     h = hashlib.sha256(f"{base_seed}|{ident}|{repetition}".encode()).digest()
     return int.from_bytes(h[:4], "little") & 0x7FFFFFFF
 

@@ -22,6 +22,7 @@ from typing import Any
 
 from .backends.base import Backend, BackendUnavailable
 from .check import check_answer, loop_satisfies_clues, split_loops
+from .child import ChildOutcome, run_in_child
 from .formulations import Formulation, Model
 from .puzzle import Puzzle, answer_to_bits
 from .record import Iteration, SolveResult, Status, Trial, merge_extras
@@ -186,13 +187,8 @@ class SolveCut(RuntimeError):
     status = Status.TIMEOUT
 
 
-def _solve_child(conn: Any, backend: Backend, model: Model, kwargs: dict[str, Any]) -> None:
-    try:
-        conn.send(backend.solve(model, **kwargs))
-    except BaseException as exc:
-        conn.send(exc)
-    finally:
-        conn.close()
+def _solve(backend: Backend, model: Model, kwargs: dict[str, Any]) -> SolveResult:
+    return backend.solve(model, **kwargs)
 
 
 def solve_within(
@@ -208,26 +204,15 @@ def solve_within(
     kwargs = {"seed": seed, "hint": hint, "time_limit_s": time_limit_s}
     if backend.interruptible:
         return backend.solve(model, **kwargs)
-    ctx = mp.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_solve_child, args=(child, backend, model, kwargs))
-    proc.start()
-    child.close()
-    try:
-        got = parent.recv() if parent.poll(time_limit_s + SOLVE_GRACE_S) else None
-    except EOFError:
-        got = None
-    finally:
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
+    out = run_in_child(
+        mp.get_context("fork"), _solve, (backend, model, kwargs), time_limit_s + SOLVE_GRACE_S
+    )
+    got = out.got
     if isinstance(got, BaseException):
         raise got
     if got is None:
-        if proc.exitcode not in (None, 0, -signal.SIGKILL):
-            raise RuntimeError(
-                f"the {backend.name} solve's process ended with code {proc.exitcode}"
-            )
+        if out.exitcode not in (None, 0, -signal.SIGKILL):
+            raise RuntimeError(f"the {backend.name} solve's process ended with code {out.exitcode}")
         raise SolveCut(
             f"time limit reached: the {backend.name} solve running then was stopped "
             "(it cannot be interrupted)"
@@ -290,19 +275,14 @@ def _run_trial_here(
 
 
 # -- isolation ---------------------------------------------------------------------------
-def _child(conn: Any, args: tuple[Any, ...]) -> None:
+def _trial_in_child(*args: Any) -> TrialResult:
     # pyqbpp prints a banner and licence notes; keep the parent's output clean (errors come
     # back through the pipe). SLITHERBENCH_DEBUG=1 keeps them.
     if not os.environ.get("SLITHERBENCH_DEBUG"):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
         os.dup2(devnull, 2)
-    try:
-        conn.send(_run_trial_here(*args))
-    except BaseException as exc:  # pragma: no cover - reported by the parent
-        conn.send(exc)
-    finally:
-        conn.close()
+    return _run_trial_here(*args)
 
 
 def _context() -> mp.context.BaseContext:
@@ -315,14 +295,14 @@ def _context() -> mp.context.BaseContext:
     return mp.get_context("spawn")
 
 
-def _crash_reason(got: Any, proc: Any, waited_s: float) -> str:
-    if isinstance(got, BaseException):
-        return f"{type(got).__name__}: {got}"
-    if proc.exitcode is not None and proc.exitcode < 0:
-        return f"the trial's process was killed by {signal.Signals(-proc.exitcode).name}"
-    if got is None and proc.exitcode is None:
+def _crash_reason(out: ChildOutcome, waited_s: float) -> str:
+    if isinstance(out.got, BaseException):
+        return f"{type(out.got).__name__}: {out.got}"
+    if not out.answered and not out.died:
         return f"the trial's process gave no result within {waited_s:g} s"
-    return f"the trial's process exited with code {proc.exitcode} and no result"
+    if out.exitcode is not None and out.exitcode < 0:
+        return f"the trial's process was killed by {signal.Signals(-out.exitcode).name}"
+    return f"the trial's process exited with code {out.exitcode} and no result"
 
 
 def run_in_fresh_process(
@@ -335,23 +315,12 @@ def run_in_fresh_process(
     warm_start: str = "previous",
     grace_s: float = 60.0,
 ) -> TrialResult:
-    ctx = _context()
-    parent, child = ctx.Pipe(duplex=False)
     args = (puzzle, formulation, backend, seed, max_iterations, time_limit_s, warm_start)
-    proc = ctx.Process(target=_child, args=(child, args), daemon=True)
     t0 = time.perf_counter()
-    proc.start()
-    child.close()
-    got: Any = None
-    if parent.poll(time_limit_s + grace_s):
-        try:
-            got = parent.recv()
-        except EOFError:
-            got = None
-    proc.join(5)
-    if proc.is_alive():
-        proc.kill()
-        proc.join()
+    out = run_in_child(
+        _context(), _trial_in_child, args, time_limit_s + grace_s, daemon=True, join_s=5
+    )
+    got = out.got
     if isinstance(got, TrialResult):
         got.trial.isolated = True
         # The trial's wall time is measured in the child; this adds the process around it.
@@ -360,7 +329,7 @@ def run_in_fresh_process(
     trial = new_trial(puzzle, formulation, backend, seed)
     trial.wall_s = trial.process_wall_s = time.perf_counter() - t0
     trial.isolated = True
-    trial.reason = _crash_reason(got, proc, time_limit_s + grace_s)
+    trial.reason = _crash_reason(out, time_limit_s + grace_s)
     return TrialResult(trial)
 
 

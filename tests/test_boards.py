@@ -53,7 +53,8 @@ OTHER = [r for r in RECORDS if r["loopy_type"] != 0]
 needs_corpus = pytest.mark.skipif(not RECORDS, reason=f"{GRIDS_CORPUS} is missing")
 
 FORMS = {
-    p.stem: (lambda p=p: instantiate(OmegaConf.load(p))) for p in (CONF / "formulation").glob("*.yaml")
+    p.stem: (lambda p=p: instantiate(OmegaConf.load(p)))
+    for p in (CONF / "formulation").glob("*.yaml")
 }
 FORMS["hubo-exact"] = lambda: HuboFormulation(degree_mode="exact")
 
@@ -75,7 +76,9 @@ def test_game_id_reads_back_and_loopys_answer_checks(record: dict) -> None:
     p = Puzzle.parse(record["loopy_id"])
     assert p.board.kind == grid_type(record["loopy_type"]).kind
     assert (p.num_points, p.num_edges, p.num_faces) == (
-        record["num_dots"], record["num_edges"], record["num_faces"]
+        record["num_dots"],
+        record["num_edges"],
+        record["num_faces"],
     )
     assert write_loopy(p) == record["loopy_id"]  # ID -> board -> ID
     assert Puzzle.parse(p.to_text()) == p
@@ -216,8 +219,9 @@ def fan(spokes: int) -> Board:
         (k + 1, (k + 1) % spokes + 1) for k in range(spokes)
     ]
     faces = [(k, spokes + k, (k + 1) % spokes) for k in range(spokes)]
-    return Board(f"fan{spokes}", 1, 1, points=tuple(pts), edge_points=tuple(edges),
-                 face_edges=tuple(faces))  # fmt: skip
+    return Board(
+        f"fan{spokes}", 1, 1, points=tuple(pts), edge_points=tuple(edges), face_edges=tuple(faces)
+    )
 
 
 TINY = {
@@ -228,8 +232,11 @@ TINY = {
 
 @pytest.mark.parametrize("tiny", ["fan6", pytest.param("fan7", marks=pytest.mark.slow)])
 @pytest.mark.parametrize(
-    "form", [f if f in ("cons", "hubo-exact") else pytest.param(f, marks=pytest.mark.slow)
-             for f in sorted(FORMS)],  # fmt: skip
+    "form",
+    [
+        f if f in ("cons", "hubo-exact") else pytest.param(f, marks=pytest.mark.slow)
+        for f in sorted(FORMS)
+    ],
 )
 def test_energy_zero_exactly_when_clues_and_degrees_hold(form: str, tiny: str) -> None:
     board, clues = TINY[tiny]
@@ -248,8 +255,13 @@ def test_energy_zero_exactly_when_clues_and_degrees_hold(form: str, tiny: str) -
 
 
 # -- exact families agree on Loopy's puzzles ----------------------------------------------------
-LAZY = {"sat": SatBackend, "cpsat-lazy": ExactBackend, "mip": HighsBackend, "smt": Z3Backend,
-        "cplex": CplexBackend}  # fmt: skip
+LAZY = {
+    "sat": SatBackend,
+    "cpsat-lazy": ExactBackend,
+    "mip": HighsBackend,
+    "smt": Z3Backend,
+    "cplex": CplexBackend,
+}
 FAST_RECORD = "loopy-5x5t2dn-00"
 
 
@@ -278,8 +290,10 @@ def test_every_exact_family_finds_loopys_answer_and_proves_it_unique(record: dic
 # -- the generator on every grid type ----------------------------------------------------------
 @pytest.mark.parametrize(
     "kind",
-    [k if k in ("square", "honeycomb", "penrose_p3") else pytest.param(k, marks=pytest.mark.slow)
-     for k in board_kinds()],  # fmt: skip
+    [
+        k if k in ("square", "honeycomb", "penrose_p3") else pytest.param(k, marks=pytest.mark.slow)
+        for k in board_kinds()
+    ],
 )
 def test_generator_makes_a_unique_puzzle_on_every_kind(kind: str) -> None:
     board = board_with_faces(kind, 25)
@@ -339,8 +353,11 @@ def _sweep() -> list:
         else:
             continue
         for form in forms:
-            fast = backend in ("exact", "sat") and form in ("cons", None) and kind in (
-                "honeycomb", "triangular")
+            fast = (
+                backend in ("exact", "sat")
+                and form in ("cons", None)
+                and kind in ("honeycomb", "triangular")
+            )
             marks = () if fast else (pytest.mark.slow,)
             name = f"{backend}-{form or 'any'}-{kind}"
             out.append(pytest.param(backend, form, kind, marks=marks, id=name))

@@ -8,7 +8,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS_RECORDS, constraint_backends
+from conftest import CORPUS_RECORDS, FAST_CORPUS, constraint_backends
 from hydra.utils import instantiate
 from omegaconf import OmegaConf
 
@@ -61,7 +61,8 @@ def degree_ok_subgraphs(p: Puzzle) -> list[tuple[bool, ...]]:
 
 
 # Cycles in the (n+1)x(n+1) point grid: OEIS A140517 (1, 13, 213, 9349).
-@pytest.mark.parametrize(("n", "cycles"), [(2, 13), (3, 213)])
+# 3x3 (5 s) in the full suite; the fast subset proves it on 2x2.
+@pytest.mark.parametrize(("n", "cycles"), [(2, 13), pytest.param(3, 213, marks=pytest.mark.slow)])
 def test_no_region_cut_ever_removes_a_single_loop(n: int, cycles: int) -> None:
     p = blank(n)
     configs = [(c, split_loops(p, list(c))) for c in degree_ok_subgraphs(p)]
@@ -153,13 +154,15 @@ def test_formulation_cut_setting() -> None:
 
 def _region_boards() -> list:
     """Every corpus board up to 10x10, and the first of each larger size (full suite only:
-    the loop-cut test already covers all 60 per family)."""
+    the loop-cut test already covers all 60 per family); the fast subset has one board per
+    size up to 10x10 (conftest.FAST_CORPUS)."""
     seen: set[str] = set()
     out = []
     for d in CORPUS_RECORDS:
         size = f"{d['rows']}x{d['cols']}"
         if d["rows"] * d["cols"] <= 100:
-            out.append(pytest.param(d, id=d["id"]))
+            slow = [] if d["id"] in FAST_CORPUS else [pytest.mark.slow]
+            out.append(pytest.param(d, id=d["id"], marks=slow))
         elif size not in seen:
             seen.add(size)
             out.append(pytest.param(d, id=d["id"], marks=pytest.mark.slow))

@@ -28,8 +28,7 @@ from ..formulations import (
     Model,
     base_constraints,
     cut_constraint,
-    region_constraint,
-    region_partner,
+    sample_cuts,
 )
 from ..puzzle import Puzzle
 from ..record import Capability, ExactResult, SolveResult
@@ -180,19 +179,16 @@ def lazy_answers(
         if not loops:  # the clues allow the empty board, which is no loop
             backend.require_an_edge()
             continue
-        for k, lp in enumerate(loops):
+        cuts = sample_cuts(puzzle, loops, cut, run.cuts)
+        for lp, c in zip(loops, cuts, strict=True):
             if loop_satisfies_clues(puzzle, lp):
                 on = set(lp)
                 run.answers.append([e in on for e in range(puzzle.num_edges)])
                 if len(run.answers) == want:
                     run.status = "multiple" if want == 2 else "found"
                     return run
-            elif cut == "region" and len(loops) > 1:
-                other = region_partner(loops, k)
-                backend.add_constraint(region_constraint(puzzle, lp, other, run.cuts))
-                run.cuts += 1
-                continue
-            backend.add_cut(lp)
+                c = cut_constraint(lp, c.index)  # an answer: forbid it alone
+            backend.add_constraint(c)
             run.cuts += 1
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any
 
 from ..formulations import Constraint
@@ -57,7 +57,7 @@ def linear_row(c: Constraint) -> LinearRow:
     lo, hi = values[0], values[-1]
     if values == list(range(lo, hi + 1)):
         return LinearRow(terms, lo, hi)
-    steps = {b - a for a, b in zip(values, values[1:], strict=False)}
+    steps = {b - a for a, b in pairwise(values)}
     if len(steps) == 1:
         return LinearRow(terms, lo, hi, steps.pop())
     raise Unencodable(f"{c.kind} {c.index}: allowed sums {values} are not an even-stepped range")

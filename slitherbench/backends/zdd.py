@@ -20,6 +20,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from ..child import run_in_child
 from ..formulations import Model, base_constraints
 from ..puzzle import Puzzle
 from ..record import Capability, SolveResult
@@ -56,9 +57,7 @@ def _count_loops(puzzle: Puzzle, forbidden: list[tuple[int, ...]]) -> tuple[int,
     return count, [edge in chosen for edge in edges]
 
 
-def _child(
-    conn: Any, puzzle: Puzzle, forbidden: list[tuple[int, ...]], cap: int, threads: int
-) -> None:
+def _count_capped(puzzle: Puzzle, forbidden: list[tuple[int, ...]], cap: int, threads: int) -> Any:
     try:
         # Graphillion's OpenMP threads spin: on busy cores a 5x5 board took 2.4 s, not 0.03 s.
         os.environ["OMP_NUM_THREADS"] = str(threads)
@@ -68,13 +67,11 @@ def _child(
         faulthandler.disable()
         null = os.open(os.devnull, os.O_WRONLY)
         os.dup2(null, 2)
-        conn.send(_count_loops(puzzle, forbidden))
+        return _count_loops(puzzle, forbidden)
     except MemoryError:
-        conn.send("oom")
-    except BaseException as exc:
-        conn.send(f"{type(exc).__name__}: {exc}")
-    finally:
-        conn.close()
+        return "oom"
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
 
 
 class ZddBackend(Backend):
@@ -112,19 +109,9 @@ def _run_capped(
     puzzle: Puzzle, forbidden: list[tuple[int, ...]], cap: int, limit_s: float, threads: int = 1
 ) -> Any:
     """The child's answer, "oom", "timeout" or an error text."""
-    ctx = mp.get_context("fork")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(child, puzzle, forbidden, cap, threads))
-    proc.start()
-    child.close()
-    try:
-        got = parent.recv() if parent.poll(max(limit_s, 0.01)) else "timeout"
-    except EOFError:  # died without a word: the allocator aborts when the cap is reached
-        got = "oom" if proc.exitcode is None or proc.exitcode < 0 else "no answer"
-    finally:
-        # Once it has answered, the child is killed: freeing a large diagram at its exit took
-        # seconds for nothing.
-        if proc.is_alive():
-            proc.kill()
-        proc.join()
-    return got
+    out = run_in_child(
+        mp.get_context("fork"), _count_capped, (puzzle, forbidden, cap, threads), limit_s
+    )
+    if out.died:  # died without a word: the allocator aborts when the cap is reached
+        return "oom" if out.exitcode is None or out.exitcode < 0 else "no answer"
+    return out.got if out.answered else "timeout"

@@ -63,8 +63,13 @@ class Board:
     def key(self) -> tuple:
         """What the board is: its kind, parameters and all three tables."""
         return (
-            self.kind, self.width, self.height, self.desc,
-            self.points, self.edge_points, self.face_edges,
+            self.kind,
+            self.width,
+            self.height,
+            self.desc,
+            self.points,
+            self.edge_points,
+            self.face_edges,
         )
 
     # -- sizes --------------------------------------------------------------------------------
@@ -146,10 +151,10 @@ class Board:
         """The edges between inside and outside faces (one flag per face; the board's outside
         counts as outside): the loop around a region."""
         if len(inside) != self.num_faces:
-            raise ValueError(f"{len(inside)} flags for the {self.num_faces} faces of a {self.label}")
-        return [
-            bool(inside[f]) != (g >= 0 and bool(inside[g])) for f, g in self.edge_faces
-        ]
+            raise ValueError(
+                f"{len(inside)} flags for the {self.num_faces} faces of a {self.label}"
+            )
+        return [bool(inside[f]) != (g >= 0 and bool(inside[g])) for f, g in self.edge_faces]
 
     def inside(self, answer: Sequence[bool] | Sequence[int]) -> list[bool]:
         """Which faces an answer's lines enclose: a face is inside when every path to the
@@ -174,4 +179,3 @@ class Board:
 
     def __repr__(self) -> str:
         return f"Board({self.label}, {self.num_faces} faces)"
-

@@ -34,7 +34,5 @@ def square_board(rows: int, cols: int) -> Board:
     edges = [(point(i, j), point(i, j + 1)) for i in range(R + 1) for j in range(C)]
     edges += [(point(i, j), point(i + 1, j)) for i in range(R) for j in range(C + 1)]
     # Clockwise with y down, starting at the top side.
-    faces = tuple(
-        (h(i, j), v(i, j + 1), h(i + 1, j), v(i, j)) for i in range(R) for j in range(C)
-    )
+    faces = tuple((h(i, j), v(i, j + 1), h(i + 1, j), v(i, j)) for i in range(R) for j in range(C))
     return Board("square", C, R, points=points, edge_points=tuple(edges), face_edges=faces)

@@ -11,6 +11,7 @@ from .base import (
     region_constraint,
     region_partner,
     region_parts,
+    sample_cuts,
 )
 from .cons import ConsFormulation
 from .hubo import HuboFormulation
@@ -30,4 +31,5 @@ __all__ = [
     "region_constraint",
     "region_partner",
     "region_parts",
+    "sample_cuts",
 ]

@@ -127,6 +127,21 @@ def region_partner(loops: Sequence[Sequence[int]], k: int) -> int:
     return min(loops[(k + 1) % len(loops)])
 
 
+def sample_cuts(
+    puzzle: Puzzle, loops: Sequence[Sequence[int]], cut: str, first: int
+) -> list[Constraint]:
+    """What forbids each loop of a multi-loop sample, numbered from ``first``: the page's loop
+    cut, or with ``cut="region"`` a region cut with its f on the next loop (a lone loop gets
+    a loop cut: there is no other loop for f). The one rule of the runner's iterative method,
+    the exact families' lazy loop and the generator's uniqueness judge."""
+    if cut == "loop" or len(loops) < 2:
+        return [cut_constraint(lp, first + k) for k, lp in enumerate(loops)]
+    return [
+        region_constraint(puzzle, lp, region_partner(loops, k), first + k)
+        for k, lp in enumerate(loops)
+    ]
+
+
 def region_parts(c: Constraint) -> tuple[tuple[int, ...], int, int]:
     """(border edges, e, f) of a region cut."""
     return c.edges[:-2], c.edges[-2], c.edges[-1]
@@ -262,12 +277,8 @@ class Model:
         """Forbid every loop of a multi-loop sample, as the formulation's ``cut`` says:
         loop (the page's no-good per loop) or region (one connectivity cut per loop, its f on
         the next loop)."""
-        if self.formulation.cut == "loop" or len(loops) < 2:
-            for lp in loops:
-                self.add_cut(lp)
-            return
-        for k, lp in enumerate(loops):
-            self.add_region(lp, region_partner(loops, k))
+        for c in sample_cuts(self.puzzle, loops, self.formulation.cut, self.num_cuts):
+            self._add(c)
 
     def add_region(self, loop: Sequence[int], other: int, edge: int | None = None) -> Piece:
         return self._add(region_constraint(self.puzzle, loop, other, self.num_cuts, edge))

@@ -151,15 +151,14 @@ class _Tiler:
         # |e| from the rounded-constant map; the margin covers its error (relative, tiny)
         # plus the error on offsets, bounded by their coefficient sizes, and rounding.
         ex, ey = v_x(edge), v_y(edge)
-        r = 4.2361 * math.hypot(ex, ey) * 1.01 + 8.0 + 1e-6 * (
-            abs(edge[0]) + abs(edge[1]) + abs(edge[2]) + abs(edge[3])
-        ) * 4.2361 * 4
+        r = (
+            4.2361 * math.hypot(ex, ey) * 1.01
+            + 8.0
+            + 1e-6 * (abs(edge[0]) + abs(edge[1]) + abs(edge[2]) + abs(edge[3])) * 4.2361 * 4
+        )
         x, y = v_x(orig), v_y(orig)
         return (
-            x + r >= self.xmin
-            and x - r <= self.xmax
-            and y + r >= self.ymin
-            and y - r <= self.ymax
+            x + r >= self.xmin and x - r <= self.xmax and y + r >= self.ymin and y - r <= self.ymax
         )
 
     def new_tile(self, vs: list[Vec], depth: int) -> None:

@@ -1,0 +1,100 @@
+"""Benchmark: boards beyond the square (issue 18's targets), on every board kind.
+
+    python experiments/bench_grids.py [--out results/benchmarks] [--repeats 5]
+
+1. Exact solve + uniqueness of the ~100-face board of each kind in the shipped suite
+   (``puzzle=grids``), by every exact family: CP-SAT's circuit model and the lazy loop
+   (``solve_lazily``) on SAT, CP-SAT, HiGHS, z3 and CPLEX. Target: median <= 0.1 s (SAT,
+   the default exact path) on 2 cores.
+2. The generator making a unique ~100-face puzzle of each kind (``generate_on``, seeds 1-3,
+   each proved unique again by SAT). Target: <= 10 s each.
+Writes bench_grids_exact.csv and bench_grids_generate.csv; prints medians and verdicts. Exit
+code 1 if any answer is not the suite's, not unique, or a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from slitherbench.backends.constraints import solve_lazily
+from slitherbench.backends.cplex_mip import CplexBackend
+from slitherbench.backends.exact import ExactBackend
+from slitherbench.backends.mip import HighsBackend
+from slitherbench.backends.sat import SatBackend
+from slitherbench.backends.smt import Z3Backend
+from slitherbench.exact import solve_exact
+from slitherbench.formulations import ConsFormulation
+from slitherbench.generate import generate_on
+from slitherbench.library import get_suite
+from slitherbench.provenance import provenance
+
+LAZY = {"sat": SatBackend, "cpsat-lazy": ExactBackend, "mip": HighsBackend, "smt": Z3Backend,
+        "cplex": CplexBackend}  # fmt: skip
+EXACT_TARGET_S, GENERATE_TARGET_S = 0.1, 10.0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", type=Path, default=Path("results/benchmarks"))
+    ap.add_argument("--repeats", type=int, default=5)
+    args = ap.parse_args()
+    largest = {}
+    for p in get_suite("grids"):
+        if p.board.kind not in largest or p.num_faces > largest[p.board.kind].num_faces:
+            largest[p.board.kind] = p
+    rows, gen_rows = [], []
+    for kind, p in largest.items():
+        for _ in range(args.repeats):
+            r = solve_exact(p, time_limit_s=60, method="cpsat")
+            runs = {"cpsat-circuit": r}
+            for name, cls in LAZY.items():
+                if name == "cplex" and cls().unsupported_reason(ConsFormulation()):
+                    continue
+                runs[name] = solve_lazily(cls(), p, time_limit_s=60)
+            for path, r in runs.items():
+                rows.append({"kind": kind, "board": p.board.label, "faces": p.num_faces,
+                             "path": path, "status": r.status, "seconds": r.wall_s,
+                             "matches": r.answer == p.meta["answer"]})  # fmt: skip
+        for seed in (1, 2, 3):
+            t0 = time.perf_counter()
+            g = generate_on(p.board, seed)
+            made = time.perf_counter() - t0
+            check = solve_exact(g, time_limit_s=60)
+            gen_rows.append({"kind": kind, "board": p.board.label, "faces": p.num_faces,
+                             "seed": seed, "seconds": made, "clues": g.num_clues,
+                             "unique": check.status == "unique"
+                             and check.answer == g.meta["answer"]})  # fmt: skip
+        print(kind, p.board.label, flush=True)
+    df, gen = pd.DataFrame(rows), pd.DataFrame(gen_rows)
+    args.out.mkdir(parents=True, exist_ok=True)
+    df.to_csv(args.out / "bench_grids_exact.csv", index=False)
+    gen.to_csv(args.out / "bench_grids_generate.csv", index=False)
+    prov = provenance()
+    print(f"CPU: {prov['cpu']} ({prov['cpu_count']} cores); {args.repeats} repeats per board")
+    med = df.pivot_table(index=["kind", "faces"], columns="path", values="seconds",
+                         aggfunc="median", sort=False)  # fmt: skip
+    print(
+        "median seconds, exact solve + uniqueness (~100-face board):\n" + med.round(4).to_string()
+    )
+    gmax = gen.groupby("kind", sort=False)["seconds"].max()
+    print("generator, slowest of seeds 1-3 (s):\n" + gmax.round(3).to_string())
+    bad = df[(df.status != "unique") | ~df.matches]
+    worst = med["sat"].max()
+    print(f"target exact <= {EXACT_TARGET_S} s (SAT median, every kind): worst {worst:.4f} s -> "
+          f"{'met' if worst <= EXACT_TARGET_S else 'MISSED'}")  # fmt: skip
+    print(
+        f"target generator <= {GENERATE_TARGET_S} s (every kind, seeds 1-3): worst "
+        f"{gmax.max():.3f} s -> {'met' if gmax.max() <= GENERATE_TARGET_S else 'MISSED'}"
+    )
+    if len(bad) or not gen.unique.all():
+        print("NOT unique or not the suite's answer:\n" + bad.to_string())
+        return 1
+    return 0 if worst <= EXACT_TARGET_S and gmax.max() <= GENERATE_TARGET_S else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
