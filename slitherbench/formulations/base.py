@@ -85,7 +85,7 @@ class Piece:
 
 def base_constraints(puzzle: Puzzle) -> list[Constraint]:
     """Every clue sum and every point's degree rule: the description each form encodes and
-    each exact family builds its model from (:mod:`slitherbench.backends.rows`). A clue's
+    each exact family builds its model from (:mod:`slitherbench.backends.encode`). A clue's
     edges are sorted, so the square grid's terms come in the order they always had."""
     out = [
         Constraint("clue", f, tuple(sorted(puzzle.face_edges[f])), (n,))

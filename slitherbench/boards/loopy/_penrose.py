@@ -23,7 +23,7 @@ import re
 from functools import lru_cache
 from random import Random
 
-from .grid import GridBuilder
+from .grid import GridBuilder, GridType
 
 PENROSE_P2 = 0  # kite and dart
 PENROSE_P3 = 1  # thick and thin rhombs
@@ -356,3 +356,18 @@ def new_desc(which: int, width: int, height: int, rng: Random) -> str:
         gd = f"G{xoff},{yoff},{aoff}"
         if _trimmed(which, width, height, gd)[1]:
             return gd
+
+
+def penrose_grid_type(which: int, loopy_type: int, kind: str, title: str) -> GridType:
+    """The grid type of one Penrose tiling: the same code, ``which`` picks the tiles."""
+    return GridType(
+        loopy_type=loopy_type,
+        kind=kind,
+        title=title,
+        amin=3,
+        omin=3,
+        build=lambda w, h, desc: build(which, w, h, desc),
+        face_bound=face_bound,
+        validate_desc=lambda w, h, desc: validate_desc(which, w, h, desc),
+        new_desc=lambda w, h, rng: new_desc(which, w, h, rng),
+    )

@@ -12,6 +12,7 @@ anything is allocated.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .grid import GridError
@@ -75,10 +76,10 @@ def parse_game_id(text: str) -> GameId:
     return GameId(t, w, h, grid_desc, tuple(clues), m["d"])
 
 
-def write_game_id(game: GameId) -> str:
-    """The game ID, as Loopy writes it (``encode_params`` with the difficulty if known)."""
+def encode_clues(clues: Sequence[int | None]) -> str:
+    """Loopy's clue string: ``0``-``9``/``A``-``Z`` a clue, ``a``-``z`` a run of 1-26 blanks."""
     out, run = [], 0
-    for n in game.clues:
+    for n in clues:
         if n is None:
             run += 1
             if run == 26:
@@ -91,8 +92,13 @@ def write_game_id(game: GameId) -> str:
         out.append(_clue_char(n))
     if run:
         out.append(chr(ord("a") + run - 1))
+    return "".join(out)
+
+
+def write_game_id(game: GameId) -> str:
+    """The game ID, as Loopy writes it (``encode_params`` with the difficulty if known)."""
     params = f"{game.width}x{game.height}t{game.loopy_type}"
     if game.difficulty:
         params += f"d{game.difficulty}"
     prefix = f"{game.grid_desc}_" if game.grid_desc is not None else ""
-    return f"{params}:{prefix}{''.join(out)}"
+    return f"{params}:{prefix}{encode_clues(game.clues)}"

@@ -2,10 +2,11 @@
 
 A grid type's module builds its faces with a :class:`GridBuilder`, exactly as its
 ``grid_new_<type>`` function in ``grid.c`` does: faces in the same order, each face's corners
-in the same (clockwise, y down) order, corners shared between faces found by their exact
-integer coordinates (``grid_get_dot``), so that dots get Loopy's indices. :meth:`finish` then
-does what ``grid_make_consistent`` does: the edges, numbered in the order Loopy numbers them
-(faces in order, each face's sides in order, an edge numbered where it is first met).
+in the same order (clockwise with y down, except the floret's, as in ``grid.c``), corners
+shared between faces found by their exact integer coordinates (``grid_get_dot``), so that
+dots get Loopy's indices. :meth:`finish` then does what ``grid_make_consistent`` does: the
+edges, numbered in the order Loopy numbers them (faces in order, each face's sides in order,
+an edge numbered where it is first met).
 
 Face order matters most: a Loopy game ID lists one clue per face in this order.
 """
@@ -26,7 +27,7 @@ class LoopyGrid:
     """A finished grid: Loopy's dots, faces and edges, in Loopy's order."""
 
     dots: tuple[tuple[int, int], ...]  # integer coordinates, y down
-    faces: tuple[tuple[int, ...], ...]  # each face's dots, clockwise
+    faces: tuple[tuple[int, ...], ...]  # each face's dots, in Loopy's order
     edges: tuple[tuple[int, int], ...]  # dot pairs as first met (dot1, dot2)
     face_edges: tuple[tuple[int, ...], ...]  # side k of a face joins its dots k and k + 1
     edge_faces: tuple[tuple[int, int], ...]  # (face1, face2); -1 is the outside
@@ -54,7 +55,7 @@ class GridBuilder:
         return k
 
     def face(self, corners: Iterable[tuple[int, int]]) -> int:
-        """A new face through these corners, clockwise (y down); returns its index."""
+        """A new face through these corners, in the order given (Loopy's); returns its index."""
         self.faces.append(tuple(self.dot(x, y) for x, y in corners))
         return len(self.faces) - 1
 

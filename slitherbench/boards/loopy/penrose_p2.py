@@ -5,34 +5,6 @@
 
 from __future__ import annotations
 
-from random import Random
-
 from . import _penrose
-from .grid import GridBuilder, GridType
 
-WHICH = _penrose.PENROSE_P2
-
-
-def build(width: int, height: int, desc: str | None) -> GridBuilder:
-    return _penrose.build(WHICH, width, height, desc)
-
-
-def validate_desc(width: int, height: int, desc: str | None) -> str | None:
-    return _penrose.validate_desc(WHICH, width, height, desc)
-
-
-def new_desc(width: int, height: int, rng: Random) -> str | None:
-    return _penrose.new_desc(WHICH, width, height, rng)
-
-
-GRID = GridType(
-    loopy_type=11,
-    kind="penrose_p2",
-    title="Penrose (kite/dart)",
-    amin=3,
-    omin=3,
-    build=build,
-    face_bound=_penrose.face_bound,
-    validate_desc=validate_desc,
-    new_desc=new_desc,
-)
+GRID = _penrose.penrose_grid_type(_penrose.PENROSE_P2, 11, "penrose_p2", "Penrose (kite/dart)")
