@@ -14,12 +14,19 @@
 # %% [markdown]
 # # HUBO vs QUBO (and cons): what explains the comparison
 #
-# Loads a slitherbench store (`SLITHERBENCH_RESULTS`, default `results/hubo_vs_qubo`) and
-# shows, in order: what ran; success and iterations per board size with 95% intervals; how
-# the model grows with each cut (where the QUBO's slack cuts cost what); the residual energy
-# of the solves that miss 0; TTS99 by size; the paired HUBO-vs-QUBO test; one trial's board.
-# Skipped and error trials are counted, never measured. Pair with an `.ipynb` by
-# `jupytext --set-formats ipynb,py:percent notebooks/analysis.py`.
+# Run it from the repository root (README, "Results, report, notebook"):
+#
+#     .venv/bin/jupytext --to ipynb --execute --run-path . notebooks/analysis.py
+#
+# It writes `notebooks/analysis.ipynb` with every output. It loads a slitherbench store
+# (`SLITHERBENCH_RESULTS`, default `results/hubo_vs_qubo`; a relative path is taken from the
+# repository root, wherever the kernel runs) and shows, in order: what ran; success and
+# iterations per board size with 95% intervals; how the model grows with each cut (where the
+# QUBO's slack cuts cost what); the residual energy of the solves that miss 0; TTS99 by size;
+# the paired HUBO-vs-QUBO test; one trial's board. Skipped and error trials are counted, never
+# measured; trials run with different configurations are never pooled (the report's rule).
+# Figures go to `<store>/notebook_figures` (`SLITHERBENCH_FIGURES`), made only once the store
+# is found.
 
 # %%
 import os
@@ -29,13 +36,29 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 from slitherbench import compare, plots, render, tables
-from slitherbench.results import load
+from slitherbench.results import load, what_is_missing
 
-STORE = Path(os.environ.get("SLITHERBENCH_RESULTS", "results/hubo_vs_qubo"))
-OUT = Path(os.environ.get("SLITHERBENCH_FIGURES", STORE / "notebook_figures"))
+
+def repo_root() -> Path:
+    """The repository root: the nearest directory at or above the working directory that
+    holds notebooks/ (the kernel may start in notebooks/ itself)."""
+    here = Path.cwd().resolve()
+    return next((d for d in (here, *here.parents) if (d / "notebooks").is_dir()), here)
+
+
+def from_root(path: str) -> Path:
+    p = Path(path).expanduser()
+    return p if p.is_absolute() else repo_root() / p
+
+
+STORE = from_root(os.environ.get("SLITHERBENCH_RESULTS", "results/hubo_vs_qubo"))
+raw, iterations = load(STORE)  # fails here, having created nothing, if there is no store
+for line in what_is_missing([STORE]):
+    print(f"warning: {line}")
+OUT = from_root(os.environ.get("SLITHERBENCH_FIGURES", str(STORE / "notebook_figures")))
 OUT.mkdir(parents=True, exist_ok=True)
-trials, iterations = load(STORE)
-trials = tables.with_size(trials)
+# One configuration per line and row: never pooled (the report's rule, tables.by_configuration).
+trials = tables.with_size(tables.by_configuration(raw))
 print(f"{len(trials)} trials, {len(iterations)} solves from {STORE}")
 trials.groupby(["form_variant", "backend"]).status.value_counts().unstack(fill_value=0)
 
@@ -73,22 +96,31 @@ plt.show()
 # quadratic terms per loop.
 
 # %%
-its = iterations.merge(trials[["key", "size"]], on="key")
-growth = its.groupby(["size", "form_variant", "iteration"])[
-    ["num_variables", "num_terms", "max_degree"]
-].median()
-fig, axes = plt.subplots(1, 3, figsize=(11, 3))
-for (size, form), g in growth.groupby(level=[0, 1]):
-    g = g.droplevel([0, 1])
-    for ax, col in zip(axes, g.columns, strict=True):
-        ax.plot(g.index, g[col], label=f"{form} {size}", **styles.form(form))
-for ax, col in zip(axes, growth.columns, strict=True):
-    ax.set_xlabel("iteration")
-    ax.set_ylabel(f"{col} (median)")
-    ax.grid(alpha=0.3)
-axes[0].legend(fontsize=6)
-fig.tight_layout()
-plt.show()
+its = (
+    iterations.drop(columns=["form_variant", "backend"], errors="ignore").merge(
+        trials[["key", "size", "form_variant", "backend"]], on="key"
+    )
+    if not iterations.empty
+    else pd.DataFrame(columns=["key", "size", "form_variant", "backend", "iteration", "energy"])
+)
+model_cols = ["num_variables", "num_terms", "max_degree"]
+if its.empty:
+    print("no iterations stored: nothing to show here")
+else:
+    growth = its.groupby(["size", "form_variant", "iteration"])[model_cols].median()
+    fig, axes = plt.subplots(1, 3, figsize=(11, 3))
+    for (size, form), g in growth.groupby(level=[0, 1]):
+        g = g.droplevel([0, 1])
+        for ax, col in zip(axes, g.columns, strict=True):
+            ax.plot(g.index, g[col], label=f"{form} {size}", **styles.form(form))
+    for ax, col in zip(axes, growth.columns, strict=True):
+        ax.set_title(f"{col} by iteration", fontsize=9)
+        ax.set_xlabel("iteration")
+        ax.set_ylabel(f"{col} (median)")
+        ax.grid(alpha=0.3)
+    axes[0].legend(fontsize=6)
+    fig.tight_layout()
+    plt.show()
 
 # %% [markdown]
 # ## The solves that miss energy 0
@@ -117,10 +149,14 @@ by_size.pivot_table(index="size", columns=["form_variant", "backend"], values="t
 # McNemar's exact test on solved/unsolved pairs, Wilcoxon on pairs both solved.
 
 # %%
-forms = set(trials.formulation)
+forms = set(raw.formulation)
 if {"hubo", "qubo"} <= forms:
-    results = compare.compare(trials, "hubo", "qubo")
-    print(compare.to_markdown(results))
+    # Pairs within one configuration only (compare's form of the same rule); it refuses in
+    # one line when no configuration is on both sides.
+    try:
+        print(compare.to_markdown(compare.compare(raw, "hubo", "qubo")))
+    except ValueError as exc:
+        print(exc)
 else:
     print(f"the store holds {sorted(forms)}: no HUBO-vs-QUBO pairs")
 

@@ -16,7 +16,9 @@ import hydra
 import pandas as pd
 from omegaconf import DictConfig, OmegaConf
 
+from .console import print_answer
 from .experiment import run_experiment
+from .overrides import override_problem
 from .plan import CONF_DIR
 from .puzzle import PuzzleFormatError
 from .record import ConfigError
@@ -46,8 +48,17 @@ def _terminate(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def main() -> None:
+    """The console script: overrides checked (one line and exit 2 on a typo), then Hydra."""
+    problem = override_problem(sys.argv[1:])
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
+        sys.exit(2)
+    hydra_main()
+
+
 @hydra.main(version_base="1.3", config_path=str(CONF_DIR), config_name="config")
-def main(cfg: DictConfig) -> None:
+def hydra_main(cfg: DictConfig) -> None:
     signal.signal(signal.SIGTERM, _terminate)
     # A shell starts background jobs with SIGINT ignored, and Python then keeps it ignored:
     # Ctrl-C / kill -INT must still stop a run cleanly.
@@ -76,4 +87,6 @@ def main(cfg: DictConfig) -> None:
             "display.width", 200, "display.max_columns", 20, "display.max_rows", 500
         ):
             print(run_summary(trials).to_string(index=False))
+        if not cfg.trace:  # the trace has printed every trial's answer already
+            print_answer(trials)
     print(f"results: {Path(cfg.results_dir).resolve()}")

@@ -4,16 +4,25 @@
 the formulation, the form variant, the backend or the cell label (``hubo/sa``). Trials are
 paired on (puzzle, seed) and on every other cell column, so ``hubo,qubo`` compares the two
 forms on each backend separately, then over all backends together.
+
+The grouping rule of the tables holds here too: trials run with different configurations are
+never paired or pooled (unless ``pool``). Where one side of the comparison (in one stratum, e.g.
+one backend) was run with several configurations, say a 20 s and a 5 s time limit, pairs must
+also agree on the settings that tell those configurations apart, and the tests are made
+within each such configuration; a configuration one side has and the other lacks is named and
+left out, and a comparison left with none refuses in one line naming them.
 """
 
 from __future__ import annotations
 
+import json
 import math
+import sys
 
 import pandas as pd
 
 from . import stats
-from .tables import ran_only
+from .tables import ran_only, settings_of
 
 ATTRIBUTES = ("cell", "form_variant", "formulation", "backend")
 # Compared column -> the columns pairs must also share.
@@ -32,8 +41,35 @@ def _attribute(trials: pd.DataFrame, a: str, b: str) -> str:
     raise ValueError(f"--compare {a},{b}: no column holds both (looked in {', '.join(ATTRIBUTES)})")
 
 
-def pairs_of(trials: pd.DataFrame, a: str, b: str) -> tuple[str, list[str], pd.DataFrame]:
-    """The column compared, the columns stratified on, and one row per pair."""
+def _configurations(t: pd.DataFrame, col: str, a: str, b: str, strata: list[str]) -> pd.Series:
+    """Per trial, the settings that tell apart the configurations one side was run with in
+    its stratum (as a label such as ``time_limit_s=5.0``; "" where each side has one)."""
+    if "config_hash" not in t or t.empty:
+        return pd.Series("", index=t.index)
+    settings = {
+        h: settings_of(t[t.config_hash == h].iloc[0]) for h in dict.fromkeys(t["config_hash"])
+    }
+    differ: set[str] = set()
+    side = t[col].astype(str)
+    for _, g in t[side.isin([a, b])].groupby([side, *strata] if strata else side, sort=False):
+        hashes = list(dict.fromkeys(g["config_hash"]))
+        names = {k for h in hashes for k in settings[h]}
+        differ |= {k for k in names if len({str(settings[h].get(k)) for h in hashes}) > 1}
+    if not differ:
+        return pd.Series("", index=t.index)
+    names = sorted(differ)
+    labels = {
+        h: ", ".join(f"{k}={json.dumps(s.get(k), default=str)}".replace('"', "") for k in names)
+        for h, s in settings.items()
+    }
+    return t["config_hash"].map(labels)
+
+
+def pairs_of(
+    trials: pd.DataFrame, a: str, b: str, pool: bool = False
+) -> tuple[str, list[str], pd.DataFrame]:
+    """The column compared, the columns stratified on (``configuration`` among them where a
+    side was run with several configurations), and one row per pair."""
     col = _attribute(trials, a, b)
     t = ran_only(trials).assign(solved=lambda d: d.status == "solved")
     strata = list(STRATA[col])
@@ -41,23 +77,74 @@ def pairs_of(trials: pd.DataFrame, a: str, b: str) -> tuple[str, list[str], pd.D
         # tuned and untuned runs of a cell are different settings: never paired across
         t = t.assign(tuned=t["cell"].str.endswith("+tuned"))
         strata.append("tuned")
+    if not pool:
+        t = t.assign(configuration=_configurations(t, col, a, b, strata))
+        if t["configuration"].ne("").any():
+            strata.append("configuration")
     on = ["puzzle", "seed", *strata]
     keep = [*on, "solved", "wall_s", "iterations"]
     left = t[t[col].astype(str) == a][keep]
     right = t[t[col].astype(str) == b][keep]
-    return col, strata, left.merge(right, on=on, suffixes=("_a", "_b"))
+    pairs = left.merge(right, on=on, suffixes=("_a", "_b"))
+    if "configuration" in strata:
+        _check_configurations(left, right, pairs, strata, a, b)
+    return col, strata, pairs
 
 
-def compare(trials: pd.DataFrame, a: str, b: str) -> list[tuple[str, stats.PairedResult]]:
-    """Paired tests per stratum (e.g. per backend) and over all pairs together."""
-    _, strata, pairs = pairs_of(trials, a, b)
+def _check_configurations(
+    left: pd.DataFrame,
+    right: pd.DataFrame,
+    pairs: pd.DataFrame,
+    strata: list[str],
+    a: str,
+    b: str,
+) -> None:
+    """Name the configurations one side has and the other lacks (left out); refuse when no
+    configuration is on both sides."""
+    keys = [s for s in strata if s != "configuration"]
+    lone = []
+    for name, d in (("a", left), ("b", right)):
+        other = right if name == "a" else left
+        mine = d[[*keys, "configuration"]].drop_duplicates()
+        theirs = other[[*keys, "configuration"]].drop_duplicates()
+        only = mine.merge(theirs, how="left", indicator=True).query("_merge == 'left_only'")
+        side = a if name == "a" else b
+        lone += [f"{side} at {c}" for c in dict.fromkeys(only["configuration"])]
+    if pairs.empty:
+        found = sorted(set(left["configuration"]) | set(right["configuration"]))
+        raise ValueError(
+            f"--compare {a},{b}: run with several configurations ({'; '.join(found)}) and none "
+            f"on both sides to pair within; compare one configuration (--experiment, a store "
+            "of its own) or pool them on purpose with --pool"
+        )
+    if lone:
+        print(
+            f"note: --compare {a},{b}: compared within each configuration; "
+            f"{'; '.join(lone)} has no counterpart and is left out",
+            file=sys.stderr,
+        )
+
+
+def compare(
+    trials: pd.DataFrame, a: str, b: str, pool: bool = False
+) -> list[tuple[str, stats.PairedResult]]:
+    """Paired tests per stratum (e.g. per backend) and over all pairs together (within each
+    configuration where a side has several; across them only with ``pool``)."""
+    _, strata, pairs = pairs_of(trials, a, b, pool)
     out = []
     if strata:
         for key, g in pairs.groupby(strata, sort=False):
             key = key if isinstance(key, tuple) else (key,)
-            label = ", ".join(f"{s}={v}" for s, v in zip(strata, key, strict=True))
+            label = ", ".join(
+                str(v) if s == "configuration" else f"{s}={v}"
+                for s, v in zip(strata, key, strict=True)
+            )
             out.append((label, stats.paired_test(g, a, b)))
-    if not strata or len(out) != 1:
+    if "configuration" in strata:  # over all pairs, but never across configurations
+        for conf, g in pairs.groupby("configuration", sort=False):
+            if g.groupby(strata, sort=False).ngroups > 1:
+                out.append((f"all pairs, {conf}", stats.paired_test(g, a, b)))
+    elif not strata or len(out) != 1:
         out.append(("all pairs", stats.paired_test(pairs, a, b)))
     return out
 

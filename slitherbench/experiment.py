@@ -18,6 +18,7 @@ import pandas as pd
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
+from .boards.loopy import MAX_FACES
 from .console import print_trace
 from .frontier import FrontierGate, size_order
 from .plan import (
@@ -55,7 +56,7 @@ def _store_one(store: ResultStore, job: Job, cfg: DictConfig) -> str:
     t = result.trial
     t.key, t.experiment, t.config_hash = job.key, str(cfg.experiment_name), job.config_hash
     t.cell, t.repetition = cell.label, job.repetition
-    t.puzzle_rows, t.difficulty = "/".join(p.to_rows()), str(p.meta.get("difficulty", ""))
+    t.puzzle_rows, t.difficulty = p.to_text(), str(p.meta.get("difficulty", ""))
     t.max_iterations, t.time_limit_s = int(cfg.max_iterations), float(cfg.time_limit_s)
     t.formulation_params = json.dumps(cell.formulation.params(), sort_keys=True)
     t.backend_params = json.dumps(cell.backend.params, sort_keys=True, default=str)
@@ -126,6 +127,39 @@ def _run_jobs(
     return skipped
 
 
+def _check_generated_size(pcfg: DictConfig) -> None:
+    """Boards beyond the harness's size (``MAX_FACES``, a 300x300 square board) are refused
+    in one line before anything is generated; the readers of puzzle texts check the same."""
+    if pcfg.get("kind") != "generated":
+        return
+    try:
+        faces = int(pcfg.rows) * int(pcfg.cols)
+    except (TypeError, ValueError, AttributeError):
+        return  # plan's own checks name a bad value
+    if faces > MAX_FACES:
+        raise ConfigError(
+            f"puzzle: a {pcfg.rows}x{pcfg.cols} board has {faces} faces; the harness takes at "
+            f"most {MAX_FACES} (a 300x300 square board)"
+        )
+
+
+def _say_incomplete(store: ResultStore, todo: Sequence[Job]) -> None:
+    """Name what runs again because the store lost part of it (exactly those trials)."""
+    lost = store.incomplete()
+    for what, why in (
+        ("trials without iterations", "have lost their iterations"),
+        ("iterations without trials", "have iterations but no readable trial row"),
+    ):
+        keys = set(lost[what])
+        n = sum(j.key in keys for j in todo)
+        if n:
+            print(
+                f"{n} stored trial(s) of this run {why} (a missing or unreadable file): "
+                "they run again",
+                file=sys.stderr,
+            )
+
+
 def _say_what_ran(todo: int, ran: int, elsewhere: int, beyond: int) -> None:
     print(
         f"this run: {ran} trials run, {elsewhere} claimed by other workers, "
@@ -161,14 +195,27 @@ def _record_config(out: Path, cfg: DictConfig, name: str) -> None:
         fh.write(text)
 
 
+def _check_results_dir(out: Path) -> None:
+    """``results_dir`` (or a directory above it) must not be a file: say so in one line."""
+    for d in (out, *out.parents):
+        if d.exists():
+            if not d.is_dir():
+                where = f"results_dir {out}" + (f": {d}" if d != out else "")
+                raise ConfigError(
+                    f"{where} is a file, not a directory (give a directory; a missing one is "
+                    "created)"
+                )
+            return
+
+
 def _prepare_store(out: Path) -> ResultStore:
+    _check_results_dir(out)
     store = ResultStore(out)
     out.mkdir(parents=True, exist_ok=True)
     moved = store.quarantine()
     if moved:
         print(
-            f"moved {len(moved)} unreadable results file(s) to {out / 'unreadable'}; "
-            "their trials run again",
+            f"moved {len(moved)} unreadable results file(s) to {out / 'unreadable'} (kept there)",
             file=sys.stderr,
         )
     if (out / "trials").is_dir():
@@ -217,6 +264,7 @@ def run_experiment(
 ) -> pd.DataFrame:
     """Run every (puzzle x cell x repetition) not yet in the store; return all their trials."""
     validate_config(cfg)
+    _check_generated_size(cfg.puzzle)
     out = Path(results_dir if results_dir is not None else cfg.results_dir)
     store = _prepare_store(out)
     if cfg.cell is not None and config_name == "config.yaml":
@@ -230,6 +278,8 @@ def run_experiment(
             raise ConfigError(reason)
     jobs = plan_jobs(cfg, cells, puzzles)
     todo = pending(jobs, set() if cfg.overwrite else store.finished_keys())
+    if not cfg.overwrite:
+        _say_incomplete(store, todo)
     if cfg.get("frontier"):
         todo = size_order(todo)
     if not cfg.get("run_started"):  # the start this run's workers share

@@ -7,9 +7,13 @@ Readers of formats that can carry an answer (ASCII board, janko.at, pzprv3) put 
 
 from __future__ import annotations
 
+import functools
+import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
+from .boards.loopy import MAX_FACES
 from .puzzle import TEXT_IO, Answer, Clue, Puzzle, PuzzleFormatError
 
 FORMATS = ("rows", "ascii", "puzzlink", "loopy", "janko", "pzprv3")
@@ -40,6 +44,18 @@ def parse(text: str, name: str = "") -> Puzzle:
 
 
 # -- clue rows ----------------------------------------------------------------------------
+def check_size(rows: int, cols: int, label: str = "") -> None:
+    """Every reader calls this with the board's size before it allocates anything for it:
+    boards beyond :data:`~slitherbench.boards.loopy.MAX_FACES` cells (a 300x300 board) are
+    refused in one line."""
+    if rows * cols > MAX_FACES:
+        side = math.isqrt(MAX_FACES)
+        raise PuzzleFormatError(
+            f"a {label or f'{rows}x{cols}'} board has {rows * cols} cells; the harness takes "
+            f"boards of at most {MAX_FACES} cells ({side}x{side})"
+        )
+
+
 def _clue_char(ch: str, where: str) -> Clue:
     if ch in ".-":
         return None
@@ -56,6 +72,7 @@ def parse_clue_rows(text: str, name: str = "") -> Puzzle:
     rows = [r for r in rows if r]
     if not rows:
         raise PuzzleFormatError("no clue rows found")
+    check_size(len(rows), len(rows[0]))
     clues = []
     for r, row in enumerate(rows):
         clues.append(
@@ -149,6 +166,7 @@ def parse_ascii(text: str, name: str = "") -> Puzzle:
     C = first.count("+") - 1
     if C < 1:
         raise PuzzleFormatError(f"line {start + 1}: a grid line needs at least two '+'")
+    check_size(len(lines) // 2, C)
     width = 4 * C + 1
     h_bits: list[bool] = []
     v_bits: list[bool] = []
@@ -192,7 +210,7 @@ def parse_puzzlink(text: str, name: str = "") -> Puzzle:
     cols, rows, body = int(parts[0]), int(parts[1]), parts[2]
     if cols < 1 or rows < 1:
         raise PuzzleFormatError(f"board size {cols}x{rows} (cols x rows) is empty")
-    n = rows * cols
+    n = _puzzlink_size(cols, rows, body)
     cells: list[Clue] = [None] * n
     unknown = 0
     c = 0
@@ -234,6 +252,19 @@ def parse_puzzlink(text: str, name: str = "") -> Puzzle:
     if unknown:
         puzzle.meta["unknown_clues"] = unknown  # '?' clues constrain nothing
     return puzzle
+
+
+def _puzzlink_size(cols: int, rows: int, body: str) -> int:
+    """The board's cells, checked against the harness's limit and against what the body can
+    cover (one character covers at most 20 cells: 'z', 20 blanks) before anything is made."""
+    n = rows * cols
+    check_size(rows, cols, f"{cols}x{rows} (cols x rows)")
+    if n > 20 * len(body):
+        raise PuzzleFormatError(
+            f"the body ({len(body)} characters) covers at most {20 * len(body)} of the {n} "
+            f"cells of a {cols}x{rows} (cols x rows) board"
+        )
+    return n
 
 
 def puzzlink_body(puzzle: Puzzle) -> str:
@@ -286,9 +317,15 @@ def parse_loopy(text: str, name: str = "") -> Puzzle:
     if not m:
         raise PuzzleFormatError(f"not a Loopy game ID (WxHt0dD:DESC): {s[:60]!r}")
     if m["t"] not in (None, "0"):
-        raise PuzzleFormatError(f"Loopy grid type t{m['t']} is not the square grid (t0)")
+        return _parse_loopy_grid(s, name)
     w, h, desc = int(m["w"]), int(m["h"]), m["desc"]
     n = w * h
+    check_size(h, w, f"{w}x{h}")
+    if n > 26 * len(desc):  # a description character covers at most 26 cells ('z')
+        raise PuzzleFormatError(
+            f"the description ({len(desc)} characters) covers at most {26 * len(desc)} of "
+            f"the {n} cells of a {w}x{h} board"
+        )
     cells: list[Clue] = []
     for k, ch in enumerate(desc):
         where = f"description character {k + 1} {ch!r}"
@@ -311,25 +348,34 @@ def parse_loopy(text: str, name: str = "") -> Puzzle:
     return puzzle
 
 
+def _parse_loopy_grid(text: str, name: str) -> Puzzle:
+    """A game ID of Loopy's other grid types (honeycomb, Penrose, ...): the board is built
+    as Loopy builds it (:mod:`slitherbench.boards.loopy`), clues in Loopy's face order."""
+    from .boards import loopy_board
+    from .boards.loopy import GridError
+    from .boards.loopy.game_id import parse_game_id
+
+    try:
+        game = parse_game_id(text)
+        board = loopy_board(game.loopy_type, game.width, game.height, game.grid_desc)
+    except GridError as exc:
+        raise PuzzleFormatError(str(exc)) from None
+    puzzle = Puzzle.on_board(board, game.clues, name=name)
+    if game.difficulty:
+        puzzle.meta["loopy_difficulty"] = game.difficulty
+    return puzzle
+
+
 def write_loopy(puzzle: Puzzle, difficulty: str | None = None) -> str:
+    """The Loopy game ID of any board (squares: type t0, clues row by row)."""
+    from .boards.loopy import grid_type
+    from .boards.loopy.game_id import GameId, write_game_id
+
     d = difficulty or puzzle.meta.get("loopy_difficulty")
-    out = []
-    run = 0
-    for n in (x for row in puzzle.clues for x in row):
-        if n is None:
-            run += 1
-            if run == 26:
-                out.append("z")
-                run = 0
-            continue
-        if run:
-            out.append(chr(ord("a") + run - 1))
-            run = 0
-        out.append(str(n))
-    if run:
-        out.append(chr(ord("a") + run - 1))
-    params = f"{puzzle.cols}x{puzzle.rows}t0" + (f"d{d}" if d else "")
-    return f"{params}:{''.join(out)}"
+    b = puzzle.board
+    # Squares: Loopy's width x height is columns x rows.
+    game = GameId(grid_type(b.kind).loopy_type, b.width, b.height, b.desc, puzzle.face_clues, d)
+    return write_game_id(game)
 
 
 # -- janko.at -----------------------------------------------------------------------------
@@ -351,6 +397,7 @@ def parse_janko(text: str, name: str = "") -> Puzzle:
     sec = _sections(text)
     if "problem" not in sec or not sec["problem"]:
         raise PuzzleFormatError("janko text has no [problem] rows")
+    check_size(len(sec["problem"]), len(sec["problem"][0][1].split()))
     clues = []
     width = None
     for lineno, line in sec["problem"]:
@@ -496,6 +543,7 @@ def _pzprv3_header(f: _Lines) -> tuple[int, int, int]:
         if not s.isdigit() or int(s) < 1:
             raise PuzzleFormatError(f"line {lineno}: {what} must be a positive number, got {s!r}")
         sizes.append(int(s))
+    check_size(sizes[0], sizes[1])
     return filever, sizes[0], sizes[1]
 
 
@@ -553,15 +601,31 @@ READERS = {
     "pzprv3": parse_pzprv3,
 }
 
+
+def _squares_only(name: str, write: Callable[..., str]) -> Callable[..., str]:
+    """A writer of a square-only format, refusing other boards in one line."""
+
+    @functools.wraps(write)
+    def checked(puzzle: Puzzle, *args: Any, **kwargs: Any) -> str:
+        if not puzzle.is_square:
+            raise PuzzleFormatError(
+                f"the {name} format holds square boards only; a {puzzle.board.label} is "
+                "written as a Loopy game ID (format loopy)"
+            )
+        return write(puzzle, *args, **kwargs)
+
+    return checked
+
+
 # Each writer takes the puzzle alone (its other arguments have defaults).
 WRITERS = {
-    "rows": write_rows,
-    "ascii": write_ascii,
-    "puzzlink": write_puzzlink,
+    "rows": _squares_only("rows", write_rows),
+    "ascii": _squares_only("ascii", write_ascii),
+    "puzzlink": _squares_only("puzz.link", write_puzzlink),
     "loopy": write_loopy,
-    "janko": write_janko,
-    "pzprv3": write_pzprv3,
+    "janko": _squares_only("janko", write_janko),
+    "pzprv3": _squares_only("pzprv3", write_pzprv3),
 }
 
 
-TEXT_IO.update(parse=parse, rows=parse_clue_rows, ascii=write_ascii)
+TEXT_IO.update(parse=parse, rows=parse_clue_rows, ascii=WRITERS["ascii"], loopy=write_loopy)

@@ -1,5 +1,7 @@
-"""Figures from the tidy tables. Every formulation keeps one colour, line style and marker,
-every backend one colour, across all figures, so they read in black and white too."""
+"""Figures from the tidy tables. Every formulation keeps one line style, every backend one
+marker, and every formulation x backend series its own colour, across all figures made from
+the same trials, so they read in black and white too. Every panel has a title or a legend;
+a panel that pools board sizes says so in its title."""
 
 from __future__ import annotations
 
@@ -13,7 +15,6 @@ import matplotlib.pyplot as plt
 import matplotlib.ticker
 import numpy as np
 import pandas as pd
-from matplotlib.collections import LineCollection
 
 from .puzzle import Puzzle, answer_from_bits
 
@@ -28,7 +29,7 @@ COLORS = (
     "#e6ab02",
     "#a6761d",
     "#1f77b4",
-    "#000000",
+    "#bcbd22",
     "#8c564b",
     "#17becf",
 )
@@ -42,12 +43,17 @@ def _pick(name: str, names: Sequence[str], values: Sequence) -> object:
 
 
 class Styles:
-    """Every formulation keeps one colour, line style and marker, every backend one colour
-    and marker, across all figures made from the same trials (readable in black and white)."""
+    """Every formulation keeps one colour, line style and marker (figures with one line per
+    form), every formulation x backend series its own colour, the form's line style and the
+    backend's marker, across all figures made from the same trials (readable in black and
+    white)."""
 
     def __init__(self, trials: pd.DataFrame) -> None:
         self.forms = sorted(set(map(str, trials["form_variant"])))
         self.backends = sorted(set(map(str, trials["backend"])))
+        self.cells = sorted(
+            {f"{f} / {b}" for f, b in zip(trials["form_variant"], trials["backend"], strict=True)}
+        )
 
     def form(self, form: str) -> dict:
         return {
@@ -57,9 +63,9 @@ class Styles:
         }
 
     def cell(self, form: str, backend: str) -> dict:
-        """Line style from the formulation, colour and marker from the backend."""
+        """The series' own colour, line style from the formulation, marker from the backend."""
         return {
-            "color": _pick(backend, self.backends, COLORS[::-1]),
+            "color": _pick(f"{form} / {backend}", self.cells, COLORS),
             "linestyle": self.form(form)["linestyle"],
             "marker": _pick(backend, self.backends, MARKERS[::-1]),
         }
@@ -106,7 +112,9 @@ def _ran(trials: pd.DataFrame) -> pd.DataFrame:
 def ecdf_with_band(
     ax: plt.Axes, solved_values: np.ndarray, n_ran: int, style: dict, label: str, x0: float = 0.0
 ) -> None:
-    """Fraction of the n_ran trials solved within x, with a 95% DKW confidence band."""
+    """Fraction of the n_ran trials solved within x, with a 95% DKW confidence band drawn as
+    two thin dotted lines of the series' colour (filled bands of several series overlap into
+    grey)."""
     if n_ran == 0:
         return
     xs = np.sort(np.asarray(solved_values, dtype=float))
@@ -119,39 +127,52 @@ def ecdf_with_band(
     y = np.r_[0.0, frac]
     eps = np.sqrt(np.log(2 / 0.05) / (2 * n_ran))  # Dvoretzky-Kiefer-Wolfowitz
     ax.step(x, y, where="post", label=lab, color=style["color"], linestyle=style["linestyle"])
-    ax.fill_between(
-        x,
-        np.clip(y - eps, 0, 1),
-        np.clip(y + eps, 0, 1),
-        step="post",
-        color=style["color"],
-        alpha=0.12,
-    )
+    for bound in (np.clip(y - eps, 0, 1), np.clip(y + eps, 0, 1)):
+        ax.step(x, bound, where="post", color=style["color"], linestyle=":", lw=0.8, alpha=0.7)
     ax.plot(xs, frac, style["marker"], color=style["color"], ms=3, markevery=max(1, len(xs) // 25))
 
 
+def _sizes_of(d: pd.DataFrame) -> list[str]:
+    """The board sizes of these trials, smallest first (``5x5``; other boards by label)."""
+    if "size" not in d:
+        d = d.assign(size=d["rows"].astype(str) + "x" + d["cols"].astype(str))
+    cells = d["rows"] * d["cols"]
+    return list(dict.fromkeys(d.assign(_c=cells).sort_values("_c", kind="stable")["size"]))
+
+
+def _panel_title(name: object, d: pd.DataFrame, panel: str) -> str:
+    """The panel's name, and the board sizes it pools when it holds more than one."""
+    sizes = _sizes_of(d) if len(d) else []
+    if panel in ("size", "puzzle") or len(sizes) < 2:
+        return str(name)
+    shown = ", ".join(sizes[:4]) + (", ..." if len(sizes) > 4 else "")
+    return f"{name}: {len(sizes)} sizes pooled ({shown})"
+
+
 def iterations_figure(trials: pd.DataFrame, out: Path, panel: str = "backend") -> list[Path]:
-    """Fraction of the trials that ran solved within k iterations (ECDF with 95% band), one
-    line per formulation, one panel per backend (or puzzle)."""
+    """Fraction of the trials that ran solved within k iterations (ECDF with 95% band): one
+    panel per backend with a line per formulation (a panel's title says which board sizes it
+    pools), or one panel per puzzle (or size) with a line per formulation x backend."""
     ran = _ran(trials)
     styles = Styles(trials)
     panels = list(dict.fromkeys(trials[panel]))
     n = max(1, len(panels))
     fig, axes = plt.subplots(1, n, figsize=(3.2 * n, 2.8), sharey=True, squeeze=False)
+    series = ["form_variant"] if panel == "backend" else ["form_variant", "backend"]
     for ax, name in zip(axes[0], panels, strict=False):
         d = ran[ran[panel] == name]
-        for form in dict.fromkeys(trials.form_variant):
-            f = d[d.form_variant == form]
-            if len(f):
-                x = f.loc[f.status == "solved", "iterations"].to_numpy()
-                ecdf_with_band(ax, x, len(f), styles.form(form), form)
-        ax.set_title(str(name), fontsize=9)
+        for key, f in d.groupby(series, sort=False):
+            key = key if isinstance(key, tuple) else (key,)
+            style = styles.form(key[0]) if len(key) == 1 else styles.cell(*key)
+            x = f.loc[f.status == "solved", "iterations"].to_numpy()
+            ecdf_with_band(ax, x, len(f), style, " / ".join(map(str, key)))
+        ax.set_title(_panel_title(name, trials[trials[panel] == name], panel), fontsize=8)
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
         ax.set_xlabel("iterations to the answer")
         ax.set_ylim(0, 1.02)
         _legend(ax, fontsize=6, loc="lower right")
         ax.grid(alpha=0.3)
-    axes[0][0].set_ylabel("fraction of trials solved")
+    axes[0][0].set_ylabel("fraction of trials solved\n(dotted: 95% DKW band)")
     fig.tight_layout()
     return _finish(fig, provenance_note(trials), out, f"iterations_by_{panel}")
 
@@ -160,10 +181,12 @@ def time_to_solution_figure(
     trials: pd.DataFrame, out: Path, panel: str | None = None
 ) -> list[Path]:
     """Time to target: fraction of the trials that ran solved within t seconds (wall clock),
-    per formulation x backend, with 95% DKW bands; one panel per puzzle (or size) if asked."""
+    per formulation x backend, with 95% DKW bands; one panel per backend (titled with the
+    sizes it pools), or per puzzle (or size) when ``panel`` says so."""
     ran = _ran(trials)
     styles = Styles(trials)
-    panels = list(dict.fromkeys(trials[panel])) if panel else [None]
+    by = panel or "backend"
+    panels = list(dict.fromkeys(trials[by]))
     ncols = min(4, len(panels))
     nrows = int(np.ceil(len(panels) / ncols))
     fig, axes = plt.subplots(
@@ -172,7 +195,7 @@ def time_to_solution_figure(
     for ax in axes.ravel()[len(panels) :]:
         ax.axis("off")
     for ax, name in zip(axes.ravel(), panels, strict=False):
-        d = ran if name is None else ran[ran[panel] == name]
+        d = ran[ran[by] == name]
         for (form, backend), g in d.groupby(["form_variant", "backend"], sort=False):
             x = g.loc[g.status == "solved", "wall_s"].to_numpy()
             ecdf_with_band(
@@ -184,10 +207,9 @@ def time_to_solution_figure(
         ax.set_ylim(0, 1.02)
         ax.grid(alpha=0.3, which="both")
         _legend(ax, fontsize=6, loc="upper left")
-        if name is not None:
-            ax.set_title(str(name), fontsize=9)
+        ax.set_title(_panel_title(name, trials[trials[by] == name], by), fontsize=8)
     for row in axes:
-        row[0].set_ylabel("fraction of trials solved")
+        row[0].set_ylabel("fraction of trials solved\n(dotted: 95% DKW band)")
     fig.tight_layout()
     stem = f"time_to_target_by_{panel}" if panel else "time_to_solution"
     return _finish(fig, provenance_note(trials), out, stem)
@@ -208,13 +230,16 @@ def _by_size(d: pd.DataFrame) -> np.ndarray:
     return np.array(rows, dtype=float)
 
 
+SCALING_PANELS = (
+    ("success rate", "solved / ran (95% Wilson)"),
+    ("time to solution", "TTS99 (s), tau = budget; missing = never solved"),
+    ("iterations of solved trials", "iterations, solved trials only (median, IQR)"),
+)
+
+
 def _size_axes(axes: Sequence[plt.Axes], sizes: pd.DataFrame) -> None:
-    labels = (
-        "success rate (95% Wilson)",
-        "TTS99 (s), tau = budget; missing = never solved",
-        "iterations, solved trials only (median, IQR)",
-    )
-    for ax, lab in zip(axes, labels, strict=True):
+    for ax, (title, lab) in zip(axes, SCALING_PANELS, strict=True):
+        ax.set_title(title, fontsize=9)
         ax.set_xscale("log")
         if ax is not axes[0]:
             ax.set_yscale("log")
@@ -240,18 +265,22 @@ def scaling_figure(trials: pd.DataFrame, out: Path) -> list[Path]:
     """Against board size: success rate (95% Wilson), TTS99 (tau = budget, its interval) and
     the iterations of solved trials (median, 25-75 %), labelled as such."""
     t = _ran(trials).assign(cells=trials["rows"] * trials["cols"])
-    fig, (a1, a2, a3) = plt.subplots(1, 3, figsize=(12, 3.4))
+    fig, (a1, a2, a3) = plt.subplots(1, 3, figsize=(12, 3.6))
     styles = Styles(trials)
-    for (form, backend), d in t.groupby(["form_variant", "backend"], sort=False):
+    groups = list(t.groupby(["form_variant", "backend"], sort=False))
+    for k, ((form, backend), d) in enumerate(groups):
         st = styles.cell(form, backend)
+        bar = {"capsize": 2, "ecolor": st["color"], "elinewidth": 1.0, **st}
         r = _by_size(d)
+        # Series side by side (a few % apart on the log axis): no bar hides another.
+        x = r[:, 0] * 1.04 ** (k - (len(groups) - 1) / 2)
         err = [r[:, 1] - r[:, 2], r[:, 3] - r[:, 1]]
-        a1.errorbar(r[:, 0], r[:, 1], yerr=err, label=f"{form} / {backend}", capsize=2, **st)
+        a1.errorbar(x, r[:, 1], yerr=err, label=f"{form} / {backend}", **bar)
         fin = np.isfinite(r[:, 4])
         up = np.where(np.isfinite(r[fin, 6]), r[fin, 6] - r[fin, 4], 0)
-        a2.errorbar(r[fin, 0], r[fin, 4], yerr=[r[fin, 4] - r[fin, 5], up], capsize=2, **st)
-        a3.plot(r[:, 0], r[:, 7], **st)
-        a3.fill_between(r[:, 0], r[:, 8], r[:, 9], color=st["color"], alpha=0.15)
+        a2.errorbar(x[fin], r[fin, 4], yerr=[r[fin, 4] - r[fin, 5], up], **bar)
+        a3.plot(x, r[:, 7], **st)
+        a3.fill_between(x, r[:, 8], r[:, 9], color=st["color"], alpha=0.12)
     _size_axes([a1, a2, a3], t.drop_duplicates("cells").sort_values("cells"))
     _legend(a1, fontsize=6)
     fig.tight_layout()
@@ -304,39 +333,17 @@ def draw_board(
     loops: Sequence[Sequence[int]],
     answer_loop: Sequence[int] | None = None,
 ) -> None:
-    """Clues, grid points, each loop (grey dashes) and the answer loop (thick black)."""
-    R, C = puzzle.rows, puzzle.cols
-    ax.set_xlim(-0.3, C + 0.3)
-    ax.set_ylim(R + 0.3, -0.3)
-    ax.set_aspect("equal")
-    ax.axis("off")
-    ii, jj = np.meshgrid(range(R + 1), range(C + 1), indexing="ij")
-    ax.plot(jj.ravel(), ii.ravel(), ".", color="#888888", ms=2)
-    for i, row in enumerate(puzzle.clues):
-        for j, n in enumerate(row):
-            if n is not None:
-                ax.text(
-                    j + 0.5,
-                    i + 0.5,
-                    str(n),
-                    ha="center",
-                    va="center",
-                    fontsize=max(4, 60 / max(R, C)),
-                )
-    ans = set(answer_loop or ())
-    C1 = C + 1
-    for loop in loops:
-        is_answer = bool(ans) and set(loop) == ans
-        segments = [
-            [(a % C1, a // C1), (b % C1, b // C1)] for a, b in (puzzle.edge_points[e] for e in loop)
-        ]
-        # One collection per loop: a 20x36 board has ~1500 edges.
-        style = (
-            {"colors": "black", "linewidths": 2.2, "capstyle": "round"}
-            if is_answer
-            else {"colors": "#777777", "linewidths": 1.2, "linestyles": [(0, (2, 1.5))]}
-        )
-        ax.add_collection(LineCollection(segments, **style))
+    """Clues, grid points, each loop (grey dashes) and the answer loop (thick black), on any
+    board, from its coordinates (:func:`slitherbench.drawing.draw_board`)."""
+    from .drawing import draw_board as draw
+
+    draw(ax, puzzle, loops, answer_loop)
+
+
+def _aspect(p: Puzzle) -> float:
+    """Height over width of the board's drawing."""
+    pts = np.asarray(p.board.points, dtype=float)
+    return float(np.ptp(pts[:, 1]) / max(np.ptp(pts[:, 0]), 1e-9))
 
 
 def board_figure(
@@ -364,7 +371,7 @@ def board_figure(
     fig, axes = plt.subplots(
         nrows,
         ncols,
-        figsize=(2.6 * ncols, 2.6 * nrows * p.rows / max(p.cols, 1) + 0.4),
+        figsize=(2.6 * ncols, 2.6 * nrows * _aspect(p) + 0.4),
         squeeze=False,
     )
     for ax in axes.ravel():
@@ -385,12 +392,16 @@ def board_figure(
 
 
 def pick_board_trial(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.Series | None:
-    """The solved trial with the most energy-0 iterations (ties: fewest retries, then key)."""
+    """The solved trial with the most energy-0 iterations (ties: fewest retries, then key),
+    among those whose iterations are stored; None if there is none."""
     ok = trials[trials.status == "solved"]
-    if ok.empty:
+    if ok.empty or iterations.empty or "energy" not in iterations:
         return None
     zero = iterations[iterations.energy == 0].groupby("key").size()
-    ok = ok.assign(_zero=ok["key"].map(zero).fillna(0))
+    ok = ok[ok["key"].isin(zero.index)]
+    if ok.empty:
+        return None
+    ok = ok.assign(_zero=ok["key"].map(zero))
     return ok.sort_values(["_zero", "retries", "key"], ascending=[False, True, True]).iloc[0]
 
 

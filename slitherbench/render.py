@@ -83,9 +83,21 @@ def fmt(v: object, tex: bool = False) -> str:
     return str(v)
 
 
+def md_label(key: str) -> str:
+    """A Markdown header: the LaTeX table's group and label (``Time (s): TTS99 [CI]``)."""
+    if key in KEY_LABELS:
+        return KEY_LABELS[key]
+    col = COLUMNS.get(key)
+    if col is None:
+        return key
+    return f"{col.group}: {col.label}".replace("\\%", "%")
+
+
 def cell_text(row: pd.Series, key: str, tex: bool = False) -> str:
     col = COLUMNS.get(key)
     v = fmt(row[key], tex)
+    if key == "solved" and isinstance(row.get("not_run"), str) and row["not_run"]:
+        return f"{v} ({row['not_run']})"  # why the rest was not measured: skipped, errors
     if col is not None and col.ci and f"{key}_lo" in row and v != "–":
         lo, hi = fmt(row[f"{key}_lo"], tex), fmt(row[f"{key}_hi"], tex)
         if lo != "–":
@@ -125,7 +137,8 @@ def to_markdown(
 ) -> str:
     cols = [*keys, *columns]
     bold = best_rows(summary, keys, columns)
-    lines = [f"| {' | '.join(cols)} |", "|" + "|".join("---" for _ in cols) + "|"]
+    header = " | ".join(md_label(c) for c in cols)
+    lines = [f"| {header} |", "|" + "|".join("---" for _ in cols) + "|"]
     for i, r in summary.iterrows():
         cells = [fmt(r[k]) for k in keys]
         cells += [f"**{cell_text(r, c)}**" if (i, c) in bold else cell_text(r, c) for c in columns]

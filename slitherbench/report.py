@@ -16,7 +16,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import compare, plots, render, tables
-from .results import load, store_paths
+from .results import load, store_paths, what_is_missing
 
 CAPTION = (
     "Solved: solved/ran (skipped and error trials are counted apart, never measured); rate "
@@ -58,11 +58,13 @@ def _write_tables(
     return files
 
 
-def write_comparison(trials: pd.DataFrame, spec: str, out: Path, note: str) -> Path:
+def write_comparison(
+    trials: pd.DataFrame, spec: str, out: Path, note: str, pool: bool = False
+) -> Path:
     a, sep, b = spec.partition(",")
     if not sep or not a or not b:
         raise ValueError(f"--compare takes two names separated by a comma, got {spec!r}")
-    results = compare.compare(trials, a.strip(), b.strip())
+    results = compare.compare(trials, a.strip(), b.strip(), pool=pool)
     path = out / f"compare_{a.strip()}_vs_{b.strip()}.md".replace("/", "-")
     path.write_text(compare.to_markdown(results, note))
     for label, r in results:
@@ -88,12 +90,14 @@ def _write_figures(
     if (trials["rows"] * trials["cols"]).nunique() > 1:
         files += plots.scaling_figure(trials, out)
         files += _write_frontier(trials, out)
+    if board_trial and board_trial not in set(trials["key"]):
+        raise ValueError(f"--board-trial {board_trial}: no such trial key in the store")
     chosen = (
         trials[trials.key == board_trial].iloc[0]
         if board_trial
         else plots.pick_board_trial(trials, iterations)
     )
-    if chosen is not None and not iterations.empty:
+    if chosen is not None and not iterations.empty and chosen["key"] in set(iterations["key"]):
         files += plots.board_figure(chosen, iterations, out)
     return files
 
@@ -147,14 +151,16 @@ def build_report(
     reference: pd.DataFrame | None = None,
     pool: bool = False,
     compare_spec: str | None = None,
+    missing: list[str] | None = None,
 ) -> dict:
-    out.mkdir(parents=True, exist_ok=True)
     if trials.empty:
         raise ValueError("no trials to report on")
-    if not pool:  # rows of different configurations are never mixed unless asked
-        split = tables.split_settings(trials)
-        iterations = _relabel(iterations, split)
-        trials = split
+    out.mkdir(parents=True, exist_ok=True)
+    raw = trials
+    # One rule for tables and figures: configurations are never pooled unless asked.
+    trials = tables.by_configuration(trials, pool)
+    if not pool:
+        iterations = _relabel(iterations, trials)
     if "timestamp" in trials:  # groups appear in the order they were run
         trials = trials.sort_values("timestamp", kind="stable").reset_index(drop=True)
     source = {
@@ -170,9 +176,9 @@ def build_report(
     files = _write_tables(trials, iterations, out, note, group_by, columns, reference)
     files += _write_instance_times(trials, out)
     files += _write_figures(trials, iterations, out, board_trial)
-    if compare_spec:
-        files.append(write_comparison(trials, compare_spec, out, note))
-    manifest = {"source": source, "files": [f.name for f in files]}
+    if compare_spec:  # pairs within each configuration (compare's own form of the rule)
+        files.append(write_comparison(raw, compare_spec, out, note, pool))
+    manifest = {"source": source, "files": [f.name for f in files], "missing": missing or []}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2))
     return manifest
 
@@ -249,9 +255,13 @@ def main(argv: list[str] | None = None) -> int:
     try:
         stores = store_paths(args.sources, results_root=args.results_root)
         trials, iterations = load(stores)
-        if args.experiment:
+        missing = what_is_missing(stores)
+        for line in missing:
+            print(f"warning: {line}", file=sys.stderr)
+        if args.experiment and not trials.empty:
             trials = trials[trials.experiment == args.experiment]
-            iterations = iterations[iterations.key.isin(trials.key)]
+            if not iterations.empty:
+                iterations = iterations[iterations.key.isin(trials.key)]
         out = args.out
         if out is None:
             first = Path(args.sources[0])
@@ -268,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
             reference=exact_reference(stores, args.exact),
             pool=args.pool,
             compare_spec=args.compare,
+            missing=missing,
         )
     except (OSError, ValueError, KeyError) as exc:
         print(f"error: {exc}", file=sys.stderr)

@@ -42,6 +42,38 @@ def store_paths(
     return [s for spec in specs for s in _stores(spec, Path(results_root))]
 
 
+def what_is_missing(stores: Iterable[str | os.PathLike[str]]) -> list[str]:
+    """One line per thing a store has lost (unreadable files, trials without their
+    iterations, iterations without their trial), saying what the report leaves out; empty
+    when nothing is."""
+    lines = []
+    for s in map(Path, stores):
+        st = ResultStore(s)
+        bad = st.unreadable()
+        if bad:
+            names = ", ".join(str(f.relative_to(s)) for f in bad[:3]) + (
+                ", ..." if len(bad) > 3 else ""
+            )
+            lines.append(
+                f"{s}: {len(bad)} unreadable file(s) ({names}): the next run of its command "
+                f"moves them to {s / 'unreadable'} and runs their trials again"
+            )
+        lost = st.incomplete()
+        if lost["trials without iterations"]:
+            lines.append(
+                f"{s}: {len(lost['trials without iterations'])} trial(s) have no stored "
+                "iterations (a missing or unreadable file): the board figure and the per-solve "
+                "columns (solves, E=0 rate) leave them out; the next run runs them again"
+            )
+        if lost["iterations without trials"]:
+            lines.append(
+                f"{s}: {len(lost['iterations without trials'])} trial(s) have iterations but "
+                "no readable trial row (a missing or unreadable file): they are not reported; "
+                "the next run runs them again"
+            )
+    return lines
+
+
 def load(
     path_or_experiment: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
     results_root: str | os.PathLike[str] = "results",

@@ -22,7 +22,9 @@ def _iqr(x: pd.Series) -> float:
     return float(x.quantile(0.75) - x.quantile(0.25)) if len(x) else float("nan")
 
 
-def _settings(row: pd.Series) -> dict[str, object]:
+def settings_of(row: pd.Series) -> dict[str, object]:
+    """A trial's configuration: tuned or not, its formulation's and backend's parameters and
+    its run settings (time limit, iteration budget, warm start)."""
     out: dict[str, object] = {"tuned": str(row.get("cell", "")).endswith("+tuned")}
     for col, prefix in (("formulation_params", ""), ("backend_params", "")):
         if isinstance(row.get(col), str) and row.get(col):
@@ -31,6 +33,14 @@ def _settings(row: pd.Series) -> dict[str, object]:
         if col in row and not (isinstance(row[col], float) and np.isnan(row[col])):
             out[col] = row[col]
     return out
+
+
+def by_configuration(trials: pd.DataFrame, pool: bool = False) -> pd.DataFrame:
+    """The one grouping rule of tables, figures and the notebook: trials of one formulation x
+    backend run with different configurations are never pooled (:func:`split_settings`)
+    unless ``pool`` says so (``--pool``). Paired comparisons follow the same rule
+    (:func:`slitherbench.compare.pairs_of`)."""
+    return trials if pool else split_settings(trials)
 
 
 def split_settings(trials: pd.DataFrame) -> pd.DataFrame:
@@ -44,7 +54,7 @@ def split_settings(trials: pd.DataFrame) -> pd.DataFrame:
         hashes = list(dict.fromkeys(d["config_hash"]))
         if len(hashes) < 2:
             continue
-        params = {h: _settings(d[d.config_hash == h].iloc[0]) for h in hashes}
+        params = {h: settings_of(d[d.config_hash == h].iloc[0]) for h in hashes}
         names = sorted({k for p in params.values() for k in p})
         differ = [k for k in names if len({str(params[h].get(k)) for h in hashes}) > 1]
         for h in hashes:
@@ -55,9 +65,15 @@ def split_settings(trials: pd.DataFrame) -> pd.DataFrame:
 
 
 def with_size(trials: pd.DataFrame) -> pd.DataFrame:
+    """``size`` (``5x5``; ``honeycomb 7x7`` on other boards) and ``cells`` (faces) columns."""
     t = trials.copy()
     t["size"] = t["rows"].astype(str) + "x" + t["cols"].astype(str)
     t["cells"] = t["rows"] * t["cols"]
+    if "board" in t:
+        other = t["board"].notna() & ~t["board"].isin(["", "square"])
+        t.loc[other, "size"] = t.loc[other, "board"].astype(str) + " " + t.loc[other, "size"]
+        if "faces" in t:
+            t.loc[other, "cells"] = t.loc[other, "faces"]
     return t
 
 
@@ -165,7 +181,9 @@ def summarise(
         ran = ran_only(d)
         row: dict[str, object] = dict(zip(group_by, key, strict=True))
         row.update(
-            skipped=int((d.status == "skipped").sum()), errors=int((d.status == "error").sum())
+            skipped=int((d.status == "skipped").sum()),
+            errors=int((d.status == "error").sum()),
+            not_run=not_run(d),
         )
         row.update(_success(ran))
         row.update(_medians(ran))
@@ -175,6 +193,21 @@ def summarise(
         row["exact_iter"] = float(np.median(vals)) if vals else np.nan
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def not_run(d: pd.DataFrame, width: int = 90) -> str:
+    """Why some of these trials were not measured: ``3 skipped: license_limit (needs 176,
+    ...)``, ``1 error: ...`` (the most common reason of each), or "" when all ran."""
+    parts = []
+    for status in ("skipped", "error"):
+        g = d[d.status == status]
+        if g.empty:
+            continue
+        reasons = g["reason"].fillna("").astype(str) if "reason" in g else pd.Series("", g.index)
+        top = str(reasons.value_counts().index[0]) if len(reasons) else ""
+        top = top if len(top) <= width else top[: width - 3] + "..."
+        parts.append(f"{len(g)} {status}" + (f": {top}" if top else ""))
+    return "; ".join(parts)
 
 
 def _short_reason(d: pd.DataFrame) -> str:
@@ -280,7 +313,7 @@ def instance_times(trials: pd.DataFrame) -> pd.DataFrame:
     cols = list(dict.fromkeys(t["solver"]))
     rows = []
     for (puzzle, size), d in t.groupby(["puzzle", "size"], sort=False):
-        row: dict[str, object] = {"instance": puzzle, "size": size}
+        row: dict[str, object] = {"instance": puzzle, "size": size, "_c": d["cells"].iloc[0]}
         for col in cols:
             g = d[d.solver == col]
             if g.empty:
@@ -298,6 +331,5 @@ def instance_times(trials: pd.DataFrame) -> pd.DataFrame:
                 secs += f" ({len(ok)}/{len(g)}; {why})"
             row[col] = secs
         rows.append(row)
-    out = pd.DataFrame(rows)
-    cells = out["size"].map(lambda s: int(s.split("x")[0]) * int(s.split("x")[1]))
-    return out.assign(_c=cells).sort_values("_c", kind="stable").drop(columns="_c")
+    out = pd.DataFrame(rows)  # smallest board first, by its faces (any board kind)
+    return out.sort_values("_c", kind="stable").drop(columns="_c")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -238,7 +239,7 @@ def test_multirun_launchers(tmp_path: Path, launcher: str) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["backend=nonexistent"], "Could not find 'backend/nonexistent'"),
+        (["backend=nonexistent"], "error: backend=nonexistent: no such backend; backends: abs3"),
         (
             ["formulation=cons", "backend=sa", "puzzle=tiny"],
             "error: backend sa does not accept the cons form",
@@ -325,8 +326,182 @@ def test_trace_prints_the_pages_run_with_a_labelled_answer(tmp_path: Path, capsy
     table = run_experiment(cfg, tmp_path / "store")
     out = capsys.readouterr().out
     n = int(table.iterations.iloc[0])
-    assert out.count("iteration ") >= n and "iteration 1: energy = 0, loops = " in out
+    assert out.count("iteration ") >= n
+    # "one loop of 34 edges" / "3 loops of 8, 6 and 4 edges", never "loops = 34"
+    assert re.search(r"iteration 1: energy = 0, (one loop|\d+ loops) of [\d, and]+ edges", out)
+    assert "loops = " not in out
     assert f"answer (iteration {n}, one loop of 64 edges):" in out
     # the labelled answer board follows the label
     board = out.split("one loop of 64 edges):\n", 1)[1]
     assert board.startswith("+   +   +") and board.count("---") + board.count("|") >= 64
+
+
+# -- issue 20: a lost file re-runs exactly its trials; typos and a file as results_dir are one
+# line; a run on one puzzle ends with its answer board --------------------------------------
+def _exact_smoke(*extra: str):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return compose(
+            config_name="config",
+            overrides=[
+                "experiment=smoke",
+                "progress=false",
+                "cells=[{formulation: cons, backend: exact}]",
+                *extra,
+            ],
+        )
+
+
+def _split_part(store: Path, keys: set[str]) -> Path:
+    """Split the store's one part in two (``keys`` in the first), as a larger store has
+    several; return the first half's iterations file."""
+    (t_file,) = (store / "parts").glob("trials-*.parquet")
+    (i_file,) = (store / "parts").glob("iterations-*.parquet")
+    t, i = pd.read_parquet(t_file), pd.read_parquet(i_file)
+    for name, inside in (("a", True), ("b", False)):
+        t[t.key.isin(keys) == inside].to_parquet(store / "parts" / f"trials-{name}.parquet")
+        i[i.key.isin(keys) == inside].to_parquet(store / "parts" / f"iterations-{name}.parquet")
+    t_file.unlink()
+    i_file.unlink()
+    return store / "parts" / "iterations-a.parquet"
+
+
+def test_a_resume_reruns_exactly_the_trials_whose_iterations_were_lost(
+    tmp_path: Path, capsys
+) -> None:
+    store = tmp_path / "s"
+    run_experiment(_exact_smoke(), store)
+    before, _ = load(store)
+    assert len(before) == 4
+    lost = set(before.key[:2])
+    damaged = _split_part(store, lost)
+    damaged.write_bytes(damaged.read_bytes()[:100])  # a torn copy
+    capsys.readouterr()
+    run_experiment(_exact_smoke(), store)
+    err = capsys.readouterr().err
+    assert "moved 1 unreadable results file(s)" in err
+    assert "2 stored trial(s) of this run have lost their iterations" in err
+    assert "resuming: 2 of 4 trials already in" in err
+    assert "this run: 2 trials run" in err
+    after, iters = load(store)
+    assert sorted(after.key) == sorted(before.key)
+    counts = iters.groupby("key").size()
+    assert all(counts[k] == n for k, n in zip(after.key, after.iterations, strict=True))
+    rerun = set(after.write_id) - set(before.write_id)  # new writes: the lost ones only
+    assert set(after.loc[after.write_id.isin(rerun), "key"]) == lost
+    assert (store / "unreadable" / "parts-iterations-a.parquet").exists()  # kept aside
+
+
+def test_typos_name_the_nearest_valid_names() -> None:
+    from slitherbench.overrides import override_problem
+
+    assert override_problem(["backend=opnejij"]) == (
+        "backend=opnejij: no such backend; did you mean openjij?"
+    )
+    assert override_problem(["experiment=hubo_vs_qbuo"]).startswith(
+        "experiment=hubo_vs_qbuo: no such experiment; did you mean hubo_vs_qubo"
+    )
+    assert override_problem(["repetitons=1"]) == (
+        "repetitons=1: no setting 'repetitons'; did you mean repetitions?"
+    )
+    nested = override_problem(["formulation=qubo", "backend=sa", "backend.num_swepes=3"])
+    assert nested.startswith("backend.num_swepes=3: backend has no setting 'num_swepes'; ")
+    assert "num_sweeps" in nested
+    assert "backend=opnejij" in override_problem(["-m", "backend=sa,opnejij"])  # sweeps too
+    newline = override_problem(["puzzle=text", "puzzle.text=.1.\n2.."])
+    assert "joined by '/'" in newline and "\n" not in newline.replace("\n2..", "")
+    # What is right passes, and Hydra's own flags are left to Hydra.
+    for ok in (
+        ["-m", "experiment=hubo_vs_qubo", "cell=0,1", "hydra/launcher=joblib", "+extra=1"],
+        ["formulation=qubo", "backend=sa", "backend.num_sweeps=20000"],
+        ["puzzle=text", "puzzle.text=..33./3.02./.22../...33/2...."],
+        ["--help"],
+        ["--cfg", "job", "bogus=1"],
+    ):
+        assert override_problem(ok) is None, ok
+
+
+def test_a_results_dir_that_is_a_file_is_one_line(tmp_path: Path) -> None:
+    from slitherbench.record import ConfigError
+
+    f = tmp_path / "results.txt"
+    f.write_text("not a directory")
+    for where in (f, f / "sub"):
+        with pytest.raises(ConfigError, match=r"is a file, not a directory") as err:
+            run_experiment(_exact_smoke(), where)
+        assert "\n" not in str(err.value) and str(f) in str(err.value)
+    assert f.read_text() == "not a directory"
+
+
+def test_a_run_on_one_puzzle_ends_with_its_answer_board(tmp_path: Path, capsys) -> None:
+    from slitherbench.console import print_answer
+
+    # The README's clue-row syntax: rows joined by '/'.
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(
+            config_name="config",
+            overrides=[
+                "puzzle=text",
+                "puzzle.text=..33./3.02./.22../...33/2....",
+                "formulation=cons",
+                "backend=exact",
+                "repetitions=1",
+                "progress=false",
+            ],
+        )
+    table = run_experiment(cfg, tmp_path / "s")
+    capsys.readouterr()
+    print_answer(table)
+    out = capsys.readouterr().out
+    head, board = out.split("\n", 1)
+    assert head.startswith("answer (cons/exact, seed ") and "one loop of 34 edges" in head
+    p = Puzzle.parse("..33./3.02./.22../...33/2....")
+    assert board.rstrip("\n") == p.render(answer_from_bits(p, table.answer.iloc[0]))
+    print_answer(pd.concat([table, table.assign(puzzle_rows="3../...")]))  # two puzzles
+    assert capsys.readouterr().out == ""  # several puzzles: the summary table says it all
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("args", "names"),
+    [
+        (["backend=opnejij"], "did you mean openjij?"),
+        (["experiment=hubo_vs_qbuo"], "did you mean hubo_vs_qubo"),
+        (["repetitons=1"], "did you mean repetitions?"),
+        (["results_dir=FILE"], "is a file, not a directory"),
+    ],
+)
+def test_typos_are_one_error_line_and_exit_2(tmp_path: Path, args: list[str], names: str) -> None:
+    f = tmp_path / "file"
+    f.write_text("")
+    args = [a.replace("FILE", str(f)) for a in args]
+    extra = [] if any(a.startswith("results_dir") for a in args) else [f"results_dir={tmp_path}"]
+    r = run_cli(*args, *extra, "progress=false", timeout=120)
+    assert r.returncode == 2
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: ") and names in lines[0], r.stderr
+    assert r.stdout == ""
+
+
+@pytest.mark.slow
+def test_the_readme_single_puzzle_command_prints_the_answer(tmp_path: Path) -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    line = next(ln for ln in readme.splitlines() if "puzzle.text=..33./" in ln)
+    args = line.split("#")[0].split()[3:]  # after "python -m slitherbench"
+    r = run_cli(*args, f"results_dir={tmp_path}", "progress=false")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert "one loop of 34 edges):\n+   +   +---+" in r.stdout
+
+
+def test_a_generated_board_beyond_the_limit_is_one_line(tmp_path: Path) -> None:
+    from slitherbench.record import ConfigError
+
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(
+            config_name="config",
+            overrides=["puzzle=generated", "puzzle.rows=301", "puzzle.cols=300", "progress=false"],
+        )
+    with pytest.raises(
+        ConfigError, match=r"301x300 board has 90300 faces; the harness takes at most 90000"
+    ):
+        run_experiment(cfg, tmp_path / "s")
+    assert not (tmp_path / "s").exists()  # refused before anything was made

@@ -117,9 +117,13 @@ ZDD_BOARDS = [
 ]
 
 
+# The fast subset: the first 5x5 board; the other boards in the full suite.
 @pytest.mark.parametrize(
     "record",
-    [d if d["rows"] == 5 else pytest.param(d, marks=pytest.mark.slow) for d in ZDD_BOARDS],
+    [
+        d if d["id"] == ZDD_BOARDS[0]["id"] else pytest.param(d, marks=pytest.mark.slow)
+        for d in ZDD_BOARDS
+    ],
     ids=[d["id"] for d in ZDD_BOARDS],
 )
 def test_zdd_finds_the_corpus_answer_and_counts_one(record: dict) -> None:

@@ -103,7 +103,7 @@ def test_puzzlink_blank_runs_longer_than_twenty() -> None:
         ("https://puzz.link/p?slither/5/h3880c2ci33ch", "expected slither/COLS/ROWS/BODY"),
         ("5x5t0de:b33a3a02b22e332", "covers 21 of the 25 cells"),
         ("5x5t0de:b33a3a02b22e332dd", "runs past the 5x5 board"),
-        ("5x5t1de:b33a3a02b22e332d", "grid type t1 is not the square grid"),
+        ("5x5t1de:b33a3a02b22e332d", "covers 25 of the 50 faces"),
         ("5x5t0de:b33a3a!2b22e332d", "description character 7 '!'"),
         ("[problem]\n3 - -\n- 2\n", "line 3: 2 cells, the first [problem] row has 3"),
         ("[problem]\n3 - 7\n", "line 2, cell 3: clue 7 is greater than 3"),
@@ -144,3 +144,108 @@ def test_render_reproduces_the_pages_final_board() -> None:
     answer = solve_exact(p).answer
     assert p.render(answer) == board
     assert Puzzle.parse(board).meta["answer"] == answer
+
+
+# -- sizes are checked before anything is allocated (a 40-character URL once asked for 10^10
+# cells) ---------------------------------------------------------------------------------
+BEYOND = 301  # 301 x 300 cells: just past the harness's 90,000 (a 300x300 board)
+
+
+def _peak_mib(fn) -> float:
+    """Peak memory Python allocated while ``fn`` ran (MiB)."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        fn()
+    finally:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return peak / 2**20
+
+
+def _refused_cheaply(text: str, message: str) -> None:
+    def read() -> None:
+        with pytest.raises(PuzzleFormatError, match=message) as err:
+            Puzzle.parse(text)
+        assert "\n" not in str(err.value)  # one line
+
+    # The text itself aside, the reader allocates next to nothing for the declared board.
+    assert _peak_mib(read) < 5 + 3 * len(text) / 2**20
+
+
+HUGE_DECLARED = {
+    "puzzlink": ("https://puzz.link/p?slither/99999/99999/", "at most 90000 cells"),
+    "puzzlink-short-body": ("https://puzz.link/p?slither/300/300/zz", "covers at most 40 of"),
+    "loopy": ("99999x99999t0:a", "at most 90000 cells"),
+    "loopy-short-desc": ("300x300t0:zz", "covers at most 52 of"),
+    "loopy-other-grid": ("9999x9999t2:a", "at most 90000"),
+    "pzprv3": ("pzprv3\nslither\n99999\n99999\n. \n", "at most 90000 cells"),
+    "pzprv3-short-file": ("pzprv3\nslither\n300\n300\n", "ends before clue"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HUGE_DECLARED))
+def test_huge_declared_sizes_are_refused_before_allocation(case: str) -> None:
+    _refused_cheaply(*HUGE_DECLARED[case])
+
+
+def test_the_documented_limit_is_a_300x300_board() -> None:
+    assert formats.MAX_FACES == 90_000
+    largest = Puzzle.from_rows(["." * 300] * 300)
+    assert Puzzle.parse(formats.write_puzzlink(largest)) == largest  # read
+    with pytest.raises(PuzzleFormatError, match=r"^a 301x300 board has 90300 cells; the "
+                       r"harness takes boards of at most 90000 cells \(300x300\)$"):  # fmt: skip
+        Puzzle.parse("\n".join(["." * 300] * 301))
+
+
+@pytest.mark.parametrize("fmt", formats.FORMATS)
+def test_every_reader_refuses_boards_beyond_the_limit(
+    fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Formats whose size is the text's own (rows, ASCII, janko) as well as declared ones: one
+    # row too many, in one line (the limit lowered to 10x10 here, to keep it quick).
+    monkeypatch.setattr(formats, "MAX_FACES", 100)
+    largest = Puzzle.from_rows(["." * 10] * 10)
+    text = formats.WRITERS[fmt](largest)
+    assert Puzzle.parse(text) == largest  # the limit itself is read
+    bigger = {
+        "rows": "\n".join([*largest.to_rows(), "." * 10]),
+        "ascii": "\n".join(text.splitlines() + text.splitlines()[-2:]),
+        "janko": text + " ".join("-" * 10) + "\n",
+        "puzzlink": formats.write_puzzlink(largest).replace("/10/10/", "/10/11/") + "z",
+        "loopy": formats.write_loopy(largest).replace("10x10", "10x11") + "j",
+        "pzprv3": formats.write_pzprv3(largest).replace("\n10\n10\n", "\n11\n10\n", 1),
+    }[fmt]
+    with pytest.raises(PuzzleFormatError, match=r"has 110 cells; the harness takes boards of "):
+        Puzzle.parse(bigger)
+
+
+@pytest.mark.parametrize("fmt", ["puzzlink", "loopy", "pzprv3"])
+def test_fuzzed_declared_sizes_never_allocate_the_declared_board(fmt: str) -> None:
+    import random
+
+    rng = random.Random(20)
+    body_chars = {
+        "puzzlink": "0123456789abcdeghijz.",
+        "loopy": "0123abcz",
+        "pzprv3": "0123-. ",
+    }[fmt]
+    for _ in range(150):
+        w, h = (rng.choice([1, 2, 7, 300, 301, 4096, 10**5, 10**9]) for _ in range(2))
+        body = "".join(rng.choice(body_chars) for _ in range(rng.randint(0, 40)))
+        text = {
+            "puzzlink": f"https://puzz.link/p?slither/{w}/{h}/{body}",
+            "loopy": f"{w}x{h}t0:{body}",
+            "pzprv3": f"pzprv3\nslither\n{h}\n{w}\n{body}\n",
+        }[fmt]
+
+        def read(text: str = text) -> None:
+            try:
+                p = Puzzle.parse(text)
+            except PuzzleFormatError as exc:
+                assert "\n" not in str(exc)
+                return
+            assert p.num_faces <= 90_000
+
+        assert _peak_mib(read) < 8, text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from slitherbench import render
 from slitherbench.report import main as report_main
 from slitherbench.results import load
 
@@ -39,9 +41,14 @@ def smoke_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return store
 
 
+# The Markdown tables are headed by the LaTeX tables' labels; read back to column names.
+CODE_OF = {render.md_label(k): k for k in [*render.KEY_LABELS, *render.COLUMNS]}
+CODE_OF["Form"] = "form_variant"
+
+
 def _md_rows(path: Path) -> list[dict[str, str]]:
     lines = [ln for ln in path.read_text().splitlines() if ln.startswith("|")]
-    header = [c.strip() for c in lines[0].strip("|").split("|")]
+    header = [CODE_OF[c.strip()] for c in lines[0].strip("|").split("|")]
     return [
         dict(zip(header, (c.strip() for c in ln.strip("|").split("|")), strict=True))
         for ln in lines[2:]
@@ -135,32 +142,87 @@ def test_report_errors_are_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in r.stderr
 
 
+def readme_notebook_command() -> str:
+    """The README's one command that executes the notebook (run from the repository root)."""
+    readme = (ROOT / "README.md").read_text()
+    line = next(ln for ln in readme.splitlines() if "jupytext --to ipynb --execute" in ln)
+    return line.split("#")[0].strip().strip("`")
+
+
+def _run_readme_notebook(workdir: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """The README's command in a copy of the repository's layout (``workdir`` holds
+    notebooks/ and results/), with this interpreter's venv for ``.venv/bin/``."""
+    command = readme_notebook_command().replace(".venv/bin/", f"{Path(sys.executable).parent}/")
+    return subprocess.run(
+        command,
+        shell=True,
+        cwd=workdir,
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+
+
 @pytest.mark.parametrize(
     "notebook", sorted((ROOT / "notebooks").glob("*.py")), ids=lambda p: p.name
 )
-def test_notebook_runs_top_to_bottom(notebook: Path, smoke_store: Path, tmp_path: Path) -> None:
-    import jupytext
-    from nbclient import NotebookClient
+def test_the_readmes_notebook_command_runs_it_top_to_bottom(
+    notebook: Path, smoke_store: Path, tmp_path: Path
+) -> None:
+    import nbformat
 
-    nb = jupytext.read(notebook)
-    os.environ["SLITHERBENCH_RESULTS"] = str(smoke_store)
-    os.environ["SLITHERBENCH_FIGURES"] = str(tmp_path / "figs")
-    try:
-        NotebookClient(
-            nb, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}
-        ).execute()
-    finally:
-        os.environ.pop("SLITHERBENCH_RESULTS")
-        os.environ.pop("SLITHERBENCH_FIGURES")
-    assert (tmp_path / "figs" / "board_iterations.png").exists()
+    work = tmp_path / "repo"
+    (work / "notebooks").mkdir(parents=True)
+    shutil.copy(notebook, work / "notebooks" / "analysis.py")
+    store = work / "results" / "hubo_vs_qubo"  # the notebook's default store, relative
+    shutil.copytree(smoke_store, store)
+    r = _run_readme_notebook(work)
+    assert r.returncode == 0, r.stderr[-3000:]
+    nb = nbformat.read(work / "notebooks" / notebook.with_suffix(".ipynb").name, as_version=4)
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    assert outputs and not [o for o in outputs if o.output_type == "error"]
+    text = "".join(str(o.get("text", "")) for o in outputs)
+    assert f"16 trials, {len(load(smoke_store)[1])} solves from {store}" in text
+    assert (store / "notebook_figures" / "board_iterations.png").exists()
+    assert not (work / "notebooks" / "results").exists()  # paths from the repository root
+    # A store that is not there: the notebook stops at loading it, having created nothing.
+    before = sorted(p for p in work.rglob("*") if ".ipynb" not in p.name)
+    r = _run_readme_notebook(work, SLITHERBENCH_RESULTS="results/nowhere")
+    assert r.returncode != 0 and "no results at" in r.stderr
+    assert sorted(p for p in work.rglob("*") if ".ipynb" not in p.name) == before
+
+
+def test_a_store_that_lost_its_iterations_still_reports_and_says_so(
+    smoke_store: Path, tmp_path: Path, capsys
+) -> None:
+    store = tmp_path / "s"
+    shutil.copytree(smoke_store, store)
+    (part,) = (store / "parts").glob("iterations-*.parquet")
+    part.write_bytes(part.read_bytes()[:200])  # a torn copy: every iteration unreadable
+    out = tmp_path / "report"
+    assert report_main([str(store), "--out", str(out), "--compare", "hubo,qubo"]) == 0
+    err = capsys.readouterr().err
+    assert "16 trial(s) have no stored iterations" in err
+    assert "1 unreadable file(s) (parts/iterations-" in err
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert any("have no stored iterations" in m for m in manifest["missing"])
+    assert len(_md_rows(out / "table_by_puzzle.md")) == 8  # every trial still reported
+    assert not (out / "board_iterations.png").exists()  # nothing to draw it from
+    # The trials part lost instead: the iterations are there, their trials are named.
+    store2 = tmp_path / "s2"
+    shutil.copytree(smoke_store, store2)
+    (trials_part,) = (store2 / "parts").glob("trials-*.parquet")
+    trials_part.unlink()
+    assert report_main([str(store2), "--out", str(tmp_path / "r2")]) == 2
+    assert "16 trial(s) have iterations but no readable trial row" in capsys.readouterr().err
 
 
 def test_report_reads_the_exact_reference_and_computes_it_only_when_asked(
     smoke_store: Path, tmp_path: Path, capsys
 ) -> None:
     store = tmp_path / "s"
-    import shutil
-
     shutil.copytree(smoke_store, store)
     # Drop the store's own exact cell: the reference must then come from exact_reference/.
     for f in (store / "parts").glob("*.parquet"):

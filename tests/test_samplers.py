@@ -76,7 +76,13 @@ def test_broken_hint_switches_off_exactly_the_forbidden_loops() -> None:
     )
 
 
-@pytest.mark.parametrize("warm", ["previous", "broken", "none"])
+# The fast subset: "broken" (the previous sample with its loops switched off); "previous",
+# the default every other sampler test runs too, and "none" (2.6 s) in the full suite.
+@pytest.mark.parametrize(
+    "warm",
+    [pytest.param(w, marks=pytest.mark.slow) if w != "broken" else w
+     for w in ("previous", "broken", "none")],
+)  # fmt: skip
 def test_warm_start_modes_run_and_are_recorded(warm: str) -> None:
     p = get_suite("loopy5")[0]
     b = OpenJijSQABackend(num_sweeps=300, num_reads=4)

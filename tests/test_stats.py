@@ -228,3 +228,127 @@ def test_wilson_interval_holds_the_rate_at_all_or_nothing() -> None:
     # broke the scaling figure ("'yerr' must not contain negative values").
     for n in range(1, 200):
         assert stats.wilson(n, n)[1] == 1.0 and stats.wilson(0, n)[0] == 0.0
+
+
+# -- one grouping rule: never pair or pool across configurations (issue 20) ---------------
+def _two_configurations_rows() -> list[Trial]:
+    """The documented main job (20 s, 3 seeds) and a quick run (5 s, 1 seed) of the same two
+    cells into one store: the same puzzles and seeds, two configurations of each cell."""
+    rows = []
+    for limit, seeds in ((20.0, 3), (5.0, 1)):
+        for form in ("hubo", "qubo"):
+            for puzzle in range(5):
+                for seed in range(seeds):
+                    # hubo solves everything; qubo solves the 20 s trials of seed 0 only
+                    solved = form == "hubo" or (limit == 20.0 and seed == 0)
+                    t = Trial(
+                        key=f"{form}{limit:g}-p{puzzle}-r{seed}",
+                        experiment="syn",
+                        config_hash=f"{form}-{limit:g}",
+                        cell=f"{form}/openjij",
+                        puzzle=f"p{puzzle}",
+                        rows=5,
+                        cols=5,
+                        puzzle_rows="/".join(["....."] * 5),
+                        form_variant=form,
+                        formulation=form,
+                        backend="openjij",
+                        seed=100 * puzzle + seed,
+                        repetition=seed,
+                        status="solved" if solved else "max_iterations",
+                        time_limit_s=limit,
+                        max_iterations=40,
+                        iterations=2,
+                        wall_s=1.0,
+                        solve_s=0.5,
+                        timestamp=f"2026-01-01T00:{int(limit):02d}:{seed:02d}",
+                        write_id=f"w-{form}{limit:g}-p{puzzle}-r{seed}",
+                    )
+                    rows.append(t)
+    return rows
+
+
+def _two_configurations() -> pd.DataFrame:
+    return pd.DataFrame([vars(t) for t in _two_configurations_rows()])
+
+
+def _two_configurations_store(root: Path) -> ResultStore:
+    store = ResultStore(root)
+    for t in _two_configurations_rows():
+        store.write(t, [Iteration(iteration=k, energy=0, edges="0" * 60) for k in (1, 2)])
+    store.compact()
+    return store
+
+
+def test_compare_never_pairs_across_configurations() -> None:
+    trials = _two_configurations()
+    results = dict(compare(trials, "hubo", "qubo"))
+    # 15 real pairs at 20 s and 5 at 5 s; pairing on puzzle and seed alone made 30.
+    assert {label: r.pairs for label, r in results.items()} == {
+        "backend=openjij, time_limit_s=20.0": 15,
+        "backend=openjij, time_limit_s=5.0": 5,
+    }
+    at20 = results["backend=openjij, time_limit_s=20.0"]
+    assert (at20.a_only, at20.b_only, at20.both) == (10, 0, 5)
+    at5 = results["backend=openjij, time_limit_s=5.0"]
+    assert (at5.a_only, at5.b_only, at5.both) == (5, 0, 0)
+    assert at20.mcnemar_p == pytest.approx(2 * 0.5**10)  # the 20 s trials' own test
+    # --pool pairs across them on purpose (the old behaviour).
+    assert [r.pairs for _, r in compare(trials, "hubo", "qubo", pool=True)] == [30]
+
+
+def test_compare_names_a_configuration_without_counterpart_or_refuses(capsys) -> None:
+    trials = _two_configurations()
+    no_quick_qubo = trials[~((trials.formulation == "qubo") & (trials.time_limit_s == 5.0))]
+    ((label, r),) = compare(no_quick_qubo, "hubo", "qubo")
+    assert (label, r.pairs) == ("backend=openjij, time_limit_s=20.0", 15)
+    err = capsys.readouterr().err
+    assert "hubo at time_limit_s=5.0 has no counterpart and is left out" in err
+    crossed = trials[
+        ((trials.formulation == "qubo") & (trials.time_limit_s == 5.0))
+        | ((trials.formulation == "hubo") & (trials.time_limit_s == 20.0))
+    ]
+    crossed = pd.concat([crossed, crossed[crossed.formulation == "hubo"].assign(
+        config_hash="hubo-7", time_limit_s=7.0)])  # fmt: skip
+    with pytest.raises(ValueError, match=r"several configurations .*time_limit_s=20.0.*--pool"):
+        compare(crossed, "hubo", "qubo")
+
+
+def test_tables_and_the_notebooks_grouping_never_pool_configurations() -> None:
+    trials = _two_configurations()
+    split = tables.summarise(tables.by_configuration(trials), tables.SIZE_KEYS)
+    qubo = split[split.form_variant.str.startswith("qubo")].set_index("form_variant")
+    assert qubo.loc["qubo [time_limit_s=20.0]", "solved"] == "5/15"
+    assert qubo.loc["qubo [time_limit_s=5.0]", "solved"] == "0/5"
+    assert set(split.tts99_tau_s) == {20.0, 5.0}  # each with its own budget as tau
+    pooled = tables.summarise(tables.by_configuration(trials, pool=True), tables.SIZE_KEYS)
+    assert list(pooled[pooled.form_variant == "qubo"].solved) == ["5/20"]
+
+
+@pytest.mark.slow  # the report draws every figure (6 s); the rule itself is tested above
+def test_report_compare_pairs_within_each_configuration(tmp_path: Path) -> None:
+    store = _two_configurations_store(tmp_path / "s")
+    build_report(store.trials(), store.iterations(), tmp_path / "rep", compare_spec="hubo,qubo")
+    text = (tmp_path / "rep" / "compare_hubo_vs_qubo.md").read_text()
+    assert "| backend=openjij, time_limit_s=20.0 | 15 |" in text
+    assert "| backend=openjij, time_limit_s=5.0 | 5 |" in text
+    assert "| 30 |" not in text
+
+
+def test_markdown_tables_have_human_headers_and_say_why_rows_did_not_run(tmp_path: Path) -> None:
+    from slitherbench import render
+
+    store = _store(tmp_path, {"hubo/x": ["solved"] * 2, "qubo/abs3": ["skipped"] * 3})
+    why = {"skipped": "license_limit (needs 176, limit 100)", "solved": ""}
+    t = store.trials().assign(reason=lambda d: d.status.map(why))
+    summary = tables.summarise(t, tables.CELL_KEYS)
+    md = render.to_markdown(summary, tables.CELL_KEYS, list(render.DEFAULT_COLUMNS))
+    header = md.splitlines()[0]
+    assert header.startswith("| Form | Backend | Success: solved | Success: rate [95% CI] |")
+    assert "Time (s): TTS99 [CI]" in header and "Solves: E=0 rate" in header
+    for code in ("form_variant", "iter_median", "rounds_median", "wall_median_s", "tts99_s"):
+        assert code not in header
+    skipped = next(ln for ln in md.splitlines() if ln.startswith("| qubo | abs3 |"))
+    assert "0/0 (3 skipped: license_limit (needs 176, limit 100))" in skipped
+    tex = render.to_latex(summary, tables.CELL_KEYS, list(render.DEFAULT_COLUMNS))
+    assert "3 skipped: license\\_limit (needs 176, limit 100)" in tex

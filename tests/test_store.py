@@ -207,3 +207,106 @@ def test_result_files_respect_the_umask(tmp_path: Path) -> None:
     for f in (tmp_path / "pending").glob("*.parquet"):
         assert stat.S_IMODE(f.stat().st_mode) == 0o666 & ~UMASK
     assert json.loads(t.extras) == {}
+
+
+def _truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+def _parts(root: Path, kind: str) -> list[Path]:
+    return sorted((root / "parts").glob(f"{kind}-*.parquet"))
+
+
+def test_a_trial_is_finished_only_with_all_of_its_iterations(tmp_path: Path) -> None:
+    store = ResultStore(tmp_path)
+    keys = {f"k{k}": 1 + k % 3 for k in range(6)}
+    for key, n in keys.items():
+        store.write(*synthetic(key, iterations=n))
+    store.compact()
+    assert store.finished_keys() == set(keys)
+    assert store.incomplete() == {"trials without iterations": [], "iterations without trials": []}
+    (iters,) = _parts(tmp_path, "iterations")  # one part holds the iterations of all six
+    _truncate(iters)
+    fresh = ResultStore(tmp_path)
+    assert fresh.finished_keys() == set()  # every trial row is there, no iteration is
+    assert fresh.incomplete()["trials without iterations"] == sorted(keys)
+    assert not fresh.is_finished("k0")  # workers sharing a run see the same
+    # Run again (as a resume does): a new write with its iterations finishes it again.
+    assert fresh.quarantine() == [tmp_path / "unreadable" / f"parts-{iters.name}"]
+    fresh.write(*synthetic("k0", iterations=2))
+    assert fresh.is_finished("k0") and fresh.finished_keys() == {"k0"}
+    fresh.compact()
+    assert ResultStore(tmp_path).finished_keys() == {"k0"}
+    assert len(ResultStore(tmp_path).iterations()) == 2
+
+
+def test_a_partly_stored_trial_and_a_lost_trial_row_are_both_named(tmp_path: Path) -> None:
+    store = ResultStore(tmp_path)
+    store.write(*synthetic("whole", iterations=2))
+    t, its = synthetic("partial", iterations=3)
+    store.write(t, its[:2])  # one iteration row short of what the trial says
+    t, its = synthetic("rowless", iterations=1)
+    store.write(t, its)
+    next((tmp_path / "pending").glob("rowless--*.trial.parquet")).unlink()
+    assert store.finished_keys() == {"whole"}
+    assert store.incomplete() == {
+        "trials without iterations": ["partial"],
+        "iterations without trials": ["rowless"],
+    }
+    store.compact()  # the same once compacted
+    assert ResultStore(tmp_path).finished_keys() == {"whole"}
+    assert ResultStore(tmp_path).incomplete()["iterations without trials"] == ["rowless"]
+
+
+def test_trials_without_iterations_to_store_count_as_finished(tmp_path: Path) -> None:
+    # A trial that ran out of time before its first solve has no iteration to lose.
+    store = ResultStore(tmp_path)
+    t, _ = synthetic("t0", status="timeout", iterations=0)
+    store.write(t, [])
+    assert store.finished_keys() == {"t0"} and store.is_finished("t0")
+    store.compact()
+    assert ResultStore(tmp_path).finished_keys() == {"t0"}
+
+
+def test_one_damaged_part_costs_at_most_a_part_of_trials(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from slitherbench import store as store_module
+
+    monkeypatch.setattr(store_module, "PART_TRIALS", 4)
+    monkeypatch.setattr(store_module, "SMALL_PART_ROWS", 4)
+    monkeypatch.setattr(store_module, "CHEAP_MERGE_ROWS", 4)
+    store = ResultStore(tmp_path)
+    keys = {f"k{k:02d}": 1 + k % 4 for k in range(10)}
+    for key, n in keys.items():
+        store.write(*synthetic(key, iterations=n))
+    store.compact()
+    sizes = sorted(len(pd.read_parquet(f)) for f in _parts(tmp_path, "trials"))
+    assert sizes == [2, 4, 4]
+    assert_complete(store, keys)
+    # Every part pairs its trials with their own iterations.
+    for t_file in _parts(tmp_path, "trials"):
+        i_file = t_file.with_name(t_file.name.replace("trials-", "iterations-", 1))
+        assert set(pd.read_parquet(i_file).key) == set(pd.read_parquet(t_file).key)
+    lost_part = _parts(tmp_path, "iterations")[0]
+    lost = set(pd.read_parquet(lost_part).key)
+    _truncate(lost_part)
+    fresh = ResultStore(tmp_path)
+    assert set(fresh.incomplete()["trials without iterations"]) == lost
+    assert fresh.finished_keys() == set(keys) - lost and len(lost) <= 4
+    # More writes fill the short part up before a new one starts: the bound holds.
+    for k in range(10, 15):
+        store.write(*synthetic(f"k{k:02d}", iterations=1))
+    store.compact()
+    assert max(len(pd.read_parquet(f)) for f in _parts(tmp_path, "trials")) <= 4
+
+
+def test_a_compaction_never_deletes_a_file_it_could_not_read(tmp_path: Path) -> None:
+    store = ResultStore(tmp_path)
+    for k in range(3):
+        store.write(*synthetic(f"k{k}", iterations=2))
+    damaged = sorted((tmp_path / "pending").glob("k1--*.iters.parquet"))[0]
+    _truncate(damaged)
+    store.compact()
+    assert damaged.exists()  # kept for quarantine (a run moves it aside and says so)
+    assert ResultStore(tmp_path).finished_keys() == {"k0", "k2"}
