@@ -88,5 +88,5 @@ def hydra_main(cfg: DictConfig) -> None:
         ):
             print(run_summary(trials).to_string(index=False))
         if not cfg.trace:  # the trace has printed every trial's answer already
-            print_answer(trials)
+            print_answer(trials, Path(cfg.results_dir) / "pictures")
     print(f"results: {Path(cfg.results_dir).resolve()}")

@@ -4,6 +4,7 @@ answer board of a run on one puzzle."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .puzzle import Puzzle, answer_from_bits
@@ -25,14 +26,27 @@ def loops_text(sizes: Sequence[int]) -> str:
     return f"{len(sizes)} loops of {', '.join(map(str, sizes[:-1]))} and {sizes[-1]} edges"
 
 
-def _board(puzzle: Puzzle, answer: str | Sequence[bool]) -> str:
+def _board(
+    puzzle: Puzzle, answer: str | Sequence[bool], picture: Path | None = None, title: str = ""
+) -> str:
+    """The page's ASCII board on squares; on any other board a picture (PNG, drawn from the
+    board's coordinates) at ``picture``, and its path."""
+    edges = answer_from_bits(puzzle, answer) if isinstance(answer, str) else list(answer)
     if puzzle.is_square:
-        return puzzle.render(answer_from_bits(puzzle, answer))
-    return f"(a {puzzle.board.label}: the report's board figure draws it)"
+        return puzzle.render(edges)
+    if picture is None:
+        return f"(a {puzzle.board.label}: the report's board figure draws it)"
+    from .drawing import board_picture
+
+    board_picture(puzzle, edges, picture, title)
+    return f"(a {puzzle.board.label}: picture at {picture})"
 
 
-def print_trace(puzzle: Puzzle, result: TrialResult, label: str) -> None:
-    """Per-iteration energy and loop sizes, then the first board and the labelled answer."""
+def print_trace(
+    puzzle: Puzzle, result: TrialResult, label: str, pictures: Path | None = None
+) -> None:
+    """Per-iteration energy and loop sizes, then the first board and the labelled answer
+    (pictures of boards beyond the square go to ``pictures``)."""
     t = result.trial
     if t.status == Status.SKIPPED:
         return  # the fallback line (or the summary's note) says why, once
@@ -41,13 +55,15 @@ def print_trace(puzzle: Puzzle, result: TrialResult, label: str) -> None:
     for it in result.iterations:
         print(f"iteration {it.iteration}: energy = {it.energy}, {loops_text(it.loop_sizes)}")
         if it.iteration == 1:
-            print(_board(puzzle, it.edges))
+            where = pictures / f"{t.key or 'trial'}-iteration1.png" if pictures else None
+            print(_board(puzzle, it.edges, where, f"{label}, iteration 1"))
     if t.status == Status.SOLVED:
         print(f"answer (iteration {t.iterations}, one loop of {t.answer_loop_size} edges):")
-        print(_board(puzzle, t.answer))
+        where = pictures / f"{t.key or 'trial'}-answer.png" if pictures else None
+        print(_board(puzzle, t.answer, where, f"{label}: answer"))
 
 
-def print_answer(trials: pd.DataFrame) -> None:
+def print_answer(trials: pd.DataFrame, pictures: Path | None = None) -> None:
     """A run on one puzzle ends with its answer board, as the trace does (``trace=true``
     prints it for every trial): the first solved trial's, labelled with its cell and seed."""
     if trials.empty or "puzzle_rows" not in trials or trials["puzzle_rows"].nunique() != 1:
@@ -61,4 +77,5 @@ def print_answer(trials: pd.DataFrame) -> None:
         f"answer ({t['cell']}, seed {t['seed']}, iteration {t['iterations']}: "
         f"one loop of {t['answer_loop_size']} edges):"
     )
-    print(_board(p, str(t["answer"])))
+    where = pictures / f"{t['key']}-answer.png" if pictures else None
+    print(_board(p, str(t["answer"]), where, f"{t['cell']}, seed {t['seed']}: answer"))

@@ -63,7 +63,7 @@ def _store_one(store: ResultStore, job: Job, cfg: DictConfig) -> str:
     t.timestamp = pd.Timestamp.now(tz="UTC").isoformat()
     store.write(t, result.iterations, provenance(cell.packages))
     if cfg.trace:
-        print_trace(p, result, cell.label)
+        print_trace(p, result, cell.label, store.root / "pictures")
     return t.status if t.status != Status.SKIPPED else f"skipped: {t.reason}"
 
 

@@ -63,6 +63,7 @@ DEFAULT_COLUMNS = (
 KEY_LABELS = {
     "puzzle": "Puzzle",
     "size": "Size",
+    "board": "Board",
     "clues": "Clues",
     "form_variant": "Form",
     "backend": "Backend",

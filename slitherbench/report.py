@@ -29,6 +29,13 @@ CAPTION = (
 TABLES = (
     ("table_by_puzzle", None, "Per puzzle, formulation and backend."),
     ("table_by_form_backend", tables.SIZE_KEYS, "Per board size, formulation and backend."),
+    # Only where a store holds more than one board kind (experiment=grids).
+    (
+        "table_by_board",
+        ["board", *tables.CELL_KEYS],
+        "Per board kind (its sizes pooled; table_by_form_backend has each), formulation and "
+        "backend.",
+    ),
 )
 
 
@@ -43,7 +50,10 @@ def _write_tables(
 ) -> list[Path]:
     files: list[Path] = []
     cols = render.check_columns(columns)
+    kinds = tables.with_size(trials)["board"].nunique() if len(trials) else 0
     for stem, keys, title in TABLES:
+        if keys and keys[0] == "board" and kinds < 2:
+            continue
         keys = keys or group_by or [*tables.PUZZLE_KEYS, *tables.CELL_KEYS]
         summary = tables.summarise(trials, keys, reference, iterations)
         first = {v: k for k, v in enumerate(dict.fromkeys(summary[keys[0]]))}

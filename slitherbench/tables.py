@@ -67,6 +67,8 @@ def split_settings(trials: pd.DataFrame) -> pd.DataFrame:
 def with_size(trials: pd.DataFrame) -> pd.DataFrame:
     """``size`` (``5x5``; ``honeycomb 7x7`` on other boards) and ``cells`` (faces) columns."""
     t = trials.copy()
+    # Stores from before boards have no board column: every trial there is a square.
+    t["board"] = t["board"].replace("", np.nan).fillna("square") if "board" in t else "square"
     t["size"] = t["rows"].astype(str) + "x" + t["cols"].astype(str)
     t["cells"] = t["rows"] * t["cols"]
     if "board" in t:

@@ -7,6 +7,7 @@ solutions) is the reference; ``tests/test_loopy_geometry.py`` checks the geometr
 
 from __future__ import annotations
 
+import functools
 import itertools
 import json
 import random
@@ -144,7 +145,11 @@ def test_other_formats_say_they_hold_squares_only() -> None:
 
 
 # -- the board model --------------------------------------------------------------------------
-@pytest.mark.parametrize("kind", [k for k in board_kinds() if k != "square"])
+@pytest.mark.parametrize(
+    "kind",
+    [k if k in ("honeycomb", "floret") else pytest.param(k, marks=pytest.mark.slow)
+     for k in board_kinds() if k != "square"],
+)  # fmt: skip
 def test_board_from_its_key_and_inside_outside(kind: str) -> None:
     b = small_board(kind)
     assert board_from_key(b.kind, b.width, b.height, b.desc) == b
@@ -172,8 +177,10 @@ def piece_min_energy(model: Model, piece, edges: dict[int, int]) -> int:
     return best or 0
 
 
+@functools.cache
 def boards_by_degree() -> dict[int, Board]:
-    """One board for each point degree the grid types have (2 to 7: Penrose rhombs reach 7)."""
+    """One board for each point degree the grid types have (2 to 7: Penrose rhombs reach 7);
+    built on first use, not at collection."""
     out: dict[int, Board] = {}
     for kind in board_kinds():
         b = board_with_faces(kind, 50)
@@ -182,17 +189,26 @@ def boards_by_degree() -> dict[int, Board]:
     return dict(sorted(out.items()))
 
 
-DEGREES = boards_by_degree()
+DEGREES = range(2, 8)
 
 
+@pytest.mark.slow
 def test_the_degrees_that_occur() -> None:
-    assert set(DEGREES) == {2, 3, 4, 5, 6, 7}
+    assert set(boards_by_degree()) == set(DEGREES)
 
 
-@pytest.mark.parametrize("degree", sorted(DEGREES))
+# A board with a point of each degree (the fast subset keeps the square's 2-4 and the
+# triangles' 6; snub squares have 5, Penrose rhombs 7).
+DEGREE_BOARDS = {2: ("square", 9), 3: ("square", 9), 4: ("square", 9), 5: ("snubsquare", 21),
+                 6: ("triangular", 19), 7: ("penrose_p3", 50)}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "degree", [d if d != 5 and d != 7 else pytest.param(d, marks=pytest.mark.slow) for d in DEGREES]
+)
 @pytest.mark.parametrize("form", sorted(FORMS))
 def test_degree_energy_is_zero_exactly_at_0_or_2_lines(form: str, degree: int) -> None:
-    board = DEGREES[degree]
+    board = board_with_faces(*DEGREE_BOARDS[degree])
     p = Puzzle.on_board(board, [None] * board.num_faces)
     model = Model.build(p, FORMS[form]())
     point = next(q for q, es in enumerate(board.point_edges) if len(es) == degree)
@@ -321,10 +337,10 @@ def make_backend(name: str):
     return instantiate(OmegaConf.merge(cfg, FAST_SAMPLING.get(name, {})))
 
 
-@pytest.fixture(scope="module")
-def small_puzzles() -> dict[str, Puzzle]:
-    """A generated puzzle on the board nearest 8 faces of each grid type."""
-    return {kind: generate_on(small_board(kind, seed=3), seed=1) for kind in board_kinds()}
+@functools.cache
+def small_puzzle(kind: str) -> Puzzle:
+    """A generated puzzle on the board nearest 8 faces of a grid type."""
+    return generate_on(small_board(kind, seed=3), seed=1)
 
 
 # Forms that every backend accepts between them: cons (native-constraint backends) and the
@@ -365,13 +381,11 @@ def _sweep() -> list:
 
 
 @pytest.mark.parametrize(("backend", "form", "kind"), _sweep())
-def test_every_form_and_backend_on_every_grid_type(
-    backend: str, form: str, kind: str, small_puzzles
-) -> None:
+def test_every_form_and_backend_on_every_grid_type(backend: str, form: str, kind: str) -> None:
     pytest.importorskip("pysat")
     if backend == "sb":
         pytest.importorskip("simulated_bifurcation", reason="the [sb] extra is not installed")
-    p = small_puzzles[kind]
+    p = small_puzzle(kind)
     b = make_backend(backend)
     if form is None:
         form = next((f for f in ONE_FORM if not b.unsupported_reason(FORMS[f]())), ONE_FORM[0])
@@ -403,3 +417,48 @@ def test_a_puzzle_on_a_board_is_named_by_its_game_id() -> None:
     assert p.size_label == "honeycomb 3x3"
     with pytest.raises(PuzzleFormatError, match="0-6"):
         Puzzle.on_board(p.board, [7] + [None] * 8)
+
+
+def test_console_prints_a_picture_path_beyond_the_square(tmp_path: Path, capsys) -> None:
+    import pandas as pd
+
+    from slitherbench.console import print_answer
+    from slitherbench.puzzle import answer_to_bits
+
+    p = generate_on(board_with_faces("honeycomb", 9), seed=1)
+    trials = pd.DataFrame([{
+        "puzzle_rows": p.to_text(), "puzzle": "hex", "status": "solved", "cell": "cons/sat",
+        "seed": 1, "iterations": 1, "answer_loop_size": sum(p.meta["answer"]), "key": "k-r0",
+        "answer": answer_to_bits(p.meta["answer"]),
+    }])  # fmt: skip
+    print_answer(trials, tmp_path / "pictures")
+    out = capsys.readouterr().out
+    picture = tmp_path / "pictures" / "k-r0-answer.png"
+    assert f"picture at {picture}" in out and picture.stat().st_size > 1000
+    square = Puzzle.from_rows(["3."])
+    trials.loc[0, ["puzzle_rows", "answer"]] = "3.", "1010010101"[: square.num_edges]
+    print_answer(trials, tmp_path / "pictures")
+    assert "+---+" in capsys.readouterr().out  # squares stay ASCII
+
+
+@pytest.mark.slow
+def test_experiment_grids_runs_and_reports_by_board(tmp_path: Path) -> None:
+    from hydra import compose, initialize_config_dir
+
+    from slitherbench.app import CONF_DIR, run_experiment
+    from slitherbench.report import main as report_main
+
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(
+            config_name="config",
+            overrides=["experiment=grids", "cell=0", "repetitions=1", "progress=false",
+                       f"results_dir={tmp_path / 'grids'}"],
+        )  # fmt: skip
+    trials = run_experiment(cfg)
+    assert len(trials) == 47 and set(trials.status) == {"solved"}
+    assert set(trials.board) == set(board_kinds())
+    assert report_main([str(tmp_path / "grids"), "--out", str(tmp_path / "report")]) == 0
+    by_board = (tmp_path / "report" / "table_by_board.md").read_text()
+    for kind in board_kinds():
+        assert f"| {kind} | cons | sat |" in by_board
+    assert (tmp_path / "report" / "board_iterations.png").exists()
