@@ -307,7 +307,7 @@ def test_every_exact_family_finds_loopys_answer_and_proves_it_unique(record: dic
 @pytest.mark.parametrize(
     "kind",
     [
-        k if k in ("square", "honeycomb", "penrose_p3") else pytest.param(k, marks=pytest.mark.slow)
+        k if k in ("square", "honeycomb") else pytest.param(k, marks=pytest.mark.slow)
         for k in board_kinds()
     ],
 )
