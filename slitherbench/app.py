@@ -7,6 +7,8 @@ compose API). Planning is :mod:`slitherbench.plan`, the summary :mod:`slitherben
 
 from __future__ import annotations
 
+import contextlib
+import shutil
 import signal
 import sys
 import tempfile
@@ -14,6 +16,7 @@ from pathlib import Path
 
 import hydra
 import pandas as pd
+from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
 from .console import print_answer
@@ -28,11 +31,16 @@ from .tune import run_tuning
 __all__ = ["CONF_DIR", "main", "run_experiment"]
 
 
+# Directories the log resolver made for this run: removed again when the input is refused.
+_MADE: list[Path] = []
+
+
 def log_dir(results_dir: str) -> str:
     """Hydra's run logs go beside the results; where those cannot be written, to the temp
     directory, so that the run itself reports the problem in one line."""
     d = Path(results_dir) / "logs"
     try:
+        _MADE.extend(p for p in (d, *d.parents) if not p.exists())
         d.mkdir(parents=True, exist_ok=True)
     except OSError:
         return str(Path(tempfile.gettempdir()) / "slitherbench-logs")
@@ -46,6 +54,14 @@ def _terminate(signum: int, frame: object) -> None:
     # SLURM (at a job's time limit) and kill send SIGTERM: stop as Ctrl-C does, so claims are
     # released and the run's files compacted before the process ends.
     raise KeyboardInterrupt
+
+
+def _forget_logs() -> None:
+    """Refused input leaves nothing behind: not even Hydra's log of the refused run."""
+    shutil.rmtree(HydraConfig.get().runtime.output_dir, ignore_errors=True)
+    for d in sorted(_MADE, key=lambda p: len(p.parts), reverse=True):
+        with contextlib.suppress(OSError):
+            d.rmdir()  # only if empty: a store already there is never touched
 
 
 def main() -> None:
@@ -70,6 +86,7 @@ def hydra_main(cfg: DictConfig) -> None:
         trials = run_experiment(cfg)
     except (ConfigError, PuzzleFormatError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        _forget_logs()
         sys.exit(2)
     except OSError as exc:  # a read-only or full results directory, ...
         where = exc.filename or cfg.results_dir

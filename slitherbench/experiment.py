@@ -266,16 +266,17 @@ def run_experiment(
     validate_config(cfg)
     _check_generated_size(cfg.puzzle)
     out = Path(results_dir if results_dir is not None else cfg.results_dir)
-    store = _prepare_store(out)
-    if cfg.cell is not None and config_name == "config.yaml":
-        config_name = f"config-cell{int(cfg.cell)}.yaml"  # one per job of a multirun sweep
-    _record_config(out, cfg, config_name)
+    # Puzzles and cells first: bad input is one line and nothing written.
     puzzles = puzzles_from_config(cfg.puzzle)
     cells = resolve_cells(cfg)
     if cfg.cells is None and not _in_multirun():
         reason = cells[0].backend.unsupported_reason(cells[0].formulation)
         if reason:
             raise ConfigError(reason)
+    store = _prepare_store(out)
+    if cfg.cell is not None and config_name == "config.yaml":
+        config_name = f"config-cell{int(cfg.cell)}.yaml"  # one per job of a multirun sweep
+    _record_config(out, cfg, config_name)
     jobs = plan_jobs(cfg, cells, puzzles)
     todo = pending(jobs, set() if cfg.overwrite else store.finished_keys())
     if not cfg.overwrite:

@@ -462,3 +462,22 @@ def test_experiment_grids_runs_and_reports_by_board(tmp_path: Path) -> None:
     for kind in board_kinds():
         assert f"| {kind} | cons | sat |" in by_board
     assert (tmp_path / "report" / "board_iterations.png").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("text", ["5x5t99:abc", "3x3t2:a9b1d", "3x3t2:a2b", "6x6t11:Gx_a"])
+def test_a_bad_game_id_on_the_command_line_is_one_line_and_writes_nothing(
+    tmp_path: Path, text: str
+) -> None:
+    import subprocess
+    import sys
+
+    out = tmp_path / "run"
+    r = subprocess.run(
+        [sys.executable, "-m", "slitherbench", "puzzle=text", f"puzzle.text='{text}'",
+         f"results_dir={out}"],
+        capture_output=True, text=True, cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.startswith("error: ") and len(r.stderr.strip().splitlines()) == 1
+    assert not out.exists() and list(tmp_path.iterdir()) == []
