@@ -45,7 +45,7 @@ def add_row(model: cp_model.CpModel, x: list[cp_model.IntVar], c: Constraint) ->
     from .backends.encode import linear_row
 
     row = linear_row(c)
-    total = sum(a * x[e] for e, a in row.terms)
+    total = sum(x[e] for e, _ in row.terms) if row.unit else sum(a * x[e] for e, a in row.terms)
     if row.step:
         z = (
             model.NewBoolVar(f"z{c.kind}{c.index}")

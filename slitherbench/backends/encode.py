@@ -40,6 +40,11 @@ class LinearRow:
     step: int = 0
 
     @property
+    def unit(self) -> bool:
+        """Every coefficient 1 (clues, degrees, loop cuts): the solvers' plain sums."""
+        return all(a == 1 for _, a in self.terms)
+
+    @property
     def z_max(self) -> int:
         return (self.hi - self.lo) // self.step if self.step else 0
 
@@ -53,7 +58,11 @@ class LinearRow:
 
 def linear_row(c: Constraint) -> LinearRow:
     values = sorted(set(c.allowed))
-    terms = tuple(c.linear().items())
+    # Unit coefficients on distinct edges (every clue, degree and loop cut): no dict needed.
+    if not c.coeffs and len(set(c.edges)) == len(c.edges):
+        terms: tuple[tuple[int, int], ...] = tuple((e, 1) for e in c.edges)
+    else:
+        terms = tuple(c.linear().items())
     lo, hi = values[0], values[-1]
     if values == list(range(lo, hi + 1)):
         return LinearRow(terms, lo, hi)
@@ -81,7 +90,7 @@ def positive_terms(c: Constraint) -> tuple[list[tuple[int, bool, int]], int, int
 
 def is_stepped_degree(c: Constraint) -> bool:
     """A degree rule {0, 2} on unit coefficients (SAT and z3 write it by hand)."""
-    return set(c.allowed) == {0, 2} and set(c.coeffs or (1,)) == {1}
+    return set(c.allowed) == {0, 2} and (not c.coeffs or set(c.coeffs) == {1})
 
 
 def clauses(
@@ -96,13 +105,16 @@ def clauses(
         lits = [e + 1 for e in c.edges]
         out = [[-e, *(f for f in lits if f != e)] for e in lits]  # one on => another on
         out += [[-v for v in trio] for trio in combinations(lits, 3)]  # never three
-        return [[*cl, *extra] for cl in out]
-    terms, lo, hi = positive_terms(c)
-    lits = [-(label + 1) if neg else label + 1 for label, neg, _ in terms]
-    weights = {a for _, _, a in terms}
-    n = len(terms)
-    if weights - {1}:
-        raise Unencodable(f"{c.kind} {c.index}: weighted sums need a pseudo-Boolean encoder")
+        return [[*cl, *extra] for cl in out] if extra else out
+    row = linear_row(c)
+    if row.unit and not row.step:  # clues and loop cuts: the edges themselves
+        lits, lo, hi = [e + 1 for e, _ in row.terms], row.lo, row.hi
+    else:
+        terms, lo, hi = positive_terms(c)
+        lits = [-(label + 1) if neg else label + 1 for label, neg, _ in terms]
+        if {a for _, _, a in terms} - {1}:
+            raise Unencodable(f"{c.kind} {c.index}: weighted sums need a pseudo-Boolean encoder")
+    n = len(lits)
     out: list[list[int]] = []
     enc = getattr(EncType, encoding)
     if lo == hi:
@@ -120,7 +132,7 @@ def clauses(
                 if hi == n - 1
                 else CardEnc.atmost(lits=lits, bound=hi, vpool=pool, encoding=enc).clauses
             )
-    return [[*cl, *extra] for cl in out]
+    return [[*cl, *extra] for cl in out] if extra else out
 
 
 def z3_expr(c: Constraint, x: Sequence[Any]) -> Any:

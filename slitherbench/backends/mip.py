@@ -52,7 +52,8 @@ class HighsBackend(ConstraintBackend):
 
     def add_constraint(self, c: Constraint) -> None:
         row = linear_row(c)
-        total = sum(a * self._x[e] for e, a in row.terms)
+        x = self._x
+        total = sum(x[e] for e, _ in row.terms) if row.unit else sum(a * x[e] for e, a in row.terms)
         if row.step:
             z = self._h.addBinary() if row.z_max == 1 else self._h.addIntegral(0, row.z_max)
             self._h.addConstr(total - row.step * z == row.lo)
