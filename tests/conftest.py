@@ -81,3 +81,40 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.nodeid in FULL_SUITE_ONLY:
             item.add_marker(pytest.mark.slow)
+
+
+# -- the generic sweeps' backends and forms (test_runner, test_boards) -------------------------
+CONF = Path(__file__).resolve().parents[1] / "conf"
+BACKENDS = sorted(p.stem for p in (CONF / "backend").glob("*.yaml"))
+# Keep the generic sweeps quick: small budgets, CPU only.
+FAST = {
+    "sa": {"num_sweeps": 1000, "num_reads": 4},
+    "tabu": {"timeout_ms": 100, "num_reads": 2},
+    "openjij": {"num_sweeps": 1000, "num_reads": 4},
+    "abs3": {"gpu": 0},
+}
+
+
+def make_backend(name: str):
+    """A backend from its config file, with the sweeps' small budgets."""
+    from hydra.utils import instantiate
+    from omegaconf import OmegaConf
+
+    cfg = OmegaConf.load(CONF / "backend" / f"{name}.yaml")
+    return instantiate(OmegaConf.merge(cfg, FAST.get(name, {})))
+
+
+def formulation_factories() -> dict:
+    """Every formulation config (a new one is picked up without editing a test), plus the
+    HUBO's second degree encoding."""
+    from hydra.utils import instantiate
+    from omegaconf import OmegaConf
+
+    from slitherbench.formulations import HuboFormulation
+
+    forms = {
+        p.stem: (lambda p=p: instantiate(OmegaConf.load(p)))
+        for p in (CONF / "formulation").glob("*.yaml")
+    }
+    forms["hubo-exact"] = lambda: HuboFormulation(degree_mode="exact")
+    return forms

@@ -14,8 +14,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hydra.utils import instantiate
-from omegaconf import OmegaConf
+from conftest import BACKENDS, formulation_factories, make_backend
 
 from slitherbench.backends.constraints import solve_lazily
 from slitherbench.backends.cplex_mip import CplexBackend
@@ -36,14 +35,13 @@ from slitherbench.boards.loopy import grid_type, grid_types
 from slitherbench.check import check_answer
 from slitherbench.exact import solve_exact
 from slitherbench.formats import write_loopy
-from slitherbench.formulations import ConsFormulation, HuboFormulation, Model
+from slitherbench.formulations import ConsFormulation, Model
 from slitherbench.formulations.base import evaluate
 from slitherbench.generate import generate_on
 from slitherbench.puzzle import Puzzle, PuzzleFormatError, answer_from_bits
 from slitherbench.runner import run_trial
 
 ROOT = Path(__file__).resolve().parents[1]
-CONF = ROOT / "conf"
 GRIDS_CORPUS = ROOT.parent / "shared" / "corpus" / "loopy_grids_dev.jsonl"
 RECORDS = (
     [json.loads(line) for line in GRIDS_CORPUS.read_text().splitlines()]
@@ -53,11 +51,7 @@ RECORDS = (
 OTHER = [r for r in RECORDS if r["loopy_type"] != 0]
 needs_corpus = pytest.mark.skipif(not RECORDS, reason=f"{GRIDS_CORPUS} is missing")
 
-FORMS = {
-    p.stem: (lambda p=p: instantiate(OmegaConf.load(p)))
-    for p in (CONF / "formulation").glob("*.yaml")
-}
-FORMS["hubo-exact"] = lambda: HuboFormulation(degree_mode="exact")
+FORMS = formulation_factories()
 
 
 def corpus_answer(record: dict, puzzle: Puzzle) -> list[bool]:
@@ -323,20 +317,6 @@ def test_generator_makes_a_unique_puzzle_on_every_kind(kind: str) -> None:
 
 
 # -- every form x backend on a small board of each type --------------------------------------
-BACKENDS = sorted(p.stem for p in (CONF / "backend").glob("*.yaml"))
-FAST_SAMPLING = {
-    "sa": {"num_sweeps": 1000, "num_reads": 4},
-    "tabu": {"timeout_ms": 100, "num_reads": 2},
-    "openjij": {"num_sweeps": 1000, "num_reads": 4},
-    "abs3": {"gpu": 0},
-}
-
-
-def make_backend(name: str):
-    cfg = OmegaConf.load(CONF / "backend" / f"{name}.yaml")
-    return instantiate(OmegaConf.merge(cfg, FAST_SAMPLING.get(name, {})))
-
-
 @functools.cache
 def small_puzzle(kind: str) -> Puzzle:
     """A generated puzzle on the board nearest 8 faces of a grid type."""

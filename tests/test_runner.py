@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import pytest
+from conftest import BACKENDS, CONF, formulation_factories, make_backend
 from hydra.utils import get_class, instantiate
 from omegaconf import OmegaConf
 
@@ -20,27 +20,7 @@ from slitherbench.puzzle import Puzzle, answer_from_bits
 from slitherbench.record import Status
 from slitherbench.runner import run_trial
 
-CONF = Path(__file__).resolve().parents[1] / "conf"
-BACKENDS = sorted(p.stem for p in (CONF / "backend").glob("*.yaml"))
-# Every formulation config (a new one is picked up without editing this file), plus the
-# HUBO's second degree encoding.
-FORMS = {
-    p.stem: (lambda p=p: instantiate(OmegaConf.load(p)))
-    for p in (CONF / "formulation").glob("*.yaml")
-}
-FORMS["hubo-exact"] = lambda: HuboFormulation(degree_mode="exact")
-# Keep the generic sweep quick: small budgets, CPU only.
-FAST = {
-    "sa": {"num_sweeps": 1000, "num_reads": 4},
-    "tabu": {"timeout_ms": 100, "num_reads": 2},
-    "openjij": {"num_sweeps": 1000, "num_reads": 4},
-    "abs3": {"gpu": 0},
-}
-
-
-def make_backend(name: str):
-    cfg = OmegaConf.load(CONF / "backend" / f"{name}.yaml")
-    return instantiate(OmegaConf.merge(cfg, FAST.get(name, {})))
+FORMS = formulation_factories()
 
 
 def skip_if_its_package_is_missing(backend) -> None:
