@@ -255,7 +255,7 @@ def _size_axes(axes: Sequence[plt.Axes], sizes: pd.DataFrame) -> None:
         )
         ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.tick_params(axis="x", labelsize=7, rotation=30)
-        ax.set_xlabel("board size (R x C, log of cells)")
+        ax.set_xlabel("board size (log of faces; squares R x C)")
         ax.set_ylabel(lab, fontsize=8)
         ax.grid(alpha=0.3, which="both")
     axes[0].set_ylim(-0.02, 1.02)
