@@ -45,6 +45,17 @@ SETS = {
 GRID_FACES = (25, 50, 100)
 
 
+def write_checked(out: Path, ident: str, p, made_s: float, record: dict) -> None:
+    """Prove the board unique again (SAT), then append its record with its answer."""
+    check = solve_exact(p, time_limit_s=600)
+    if check.status != "unique" or check.answer != p.meta["answer"]:
+        raise SystemExit(f"{ident}: the exact check says {check.status}")
+    record = {"id": ident, **record, "answer": answer_to_bits(p.meta["answer"])}
+    with out.open("a") as f:
+        f.write(json.dumps(record) + "\n")
+    print(f"{ident}: {p.num_faces} faces, {p.num_clues} clues, made in {made_s:.2f} s", flush=True)
+
+
 def make_grids(out: Path, done: set[str]) -> None:
     for kind in board_kinds():
         seen = set()
@@ -57,11 +68,7 @@ def make_grids(out: Path, done: set[str]) -> None:
             t0 = time.perf_counter()
             p = generate_on(board, 1, time_limit_s=10.0)
             made_s = time.perf_counter() - t0
-            check = solve_exact(p, time_limit_s=600)
-            if check.status != "unique" or check.answer != p.meta["answer"]:
-                raise SystemExit(f"{ident}: the exact check says {check.status}")
             record = {
-                "id": ident,
                 "kind": kind,
                 "faces": board.num_faces,
                 "target_faces": faces,
@@ -70,11 +77,8 @@ def make_grids(out: Path, done: set[str]) -> None:
                 f"{faces}), 1, time_limit_s=10)",
                 "made_s": round(made_s, 2),
                 "loopy_id": write_loopy(p),
-                "answer": answer_to_bits(p.meta["answer"]),
             }
-            with out.open("a") as f:
-                f.write(json.dumps(record) + "\n")
-            print(f"{ident}: {p.num_faces} faces, {p.num_clues} clues, {made_s:.2f} s", flush=True)
+            write_checked(out, ident, p, made_s, record)
 
 
 def main(name: str) -> None:
@@ -92,22 +96,15 @@ def main(name: str) -> None:
         t0 = time.perf_counter()
         p = generate(rows, cols, seed, time_limit_s=limit_s)
         made_s = time.perf_counter() - t0
-        check = solve_exact(p, time_limit_s=600)
-        if check.status != "unique" or check.answer != p.meta["answer"]:
-            raise SystemExit(f"{ident}: the exact check says {check.status}")
         record = {
-            "id": ident,
             "rows": rows,
             "cols": cols,
             "seed": seed,
             "made_by": f"slitherbench.generate.generate({rows}, {cols}, {seed}, time_limit_s={limit_s:g})",
             "made_s": round(made_s, 1),
             "clues": list(p.to_rows()),
-            "answer": answer_to_bits(p.meta["answer"]),
         }
-        with out.open("a") as f:
-            f.write(json.dumps(record) + "\n")
-        print(f"{ident}: {p.num_clues} clues, made in {made_s:.1f} s", flush=True)
+        write_checked(out, ident, p, made_s, record)
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ def cp_solver(time_limit_s: float, seed: int, workers: int) -> cp_model.CpSolver
 
 def add_row(model: cp_model.CpModel, x: list[cp_model.IntVar], c: Constraint) -> None:
     """One constraint of the description as CP-SAT rows (:func:`~.backends.encode.linear_row`)."""
-    from .backends.encode import linear_row
+    from .backends.encode import RELATIONS, linear_row
 
     row = linear_row(c)
     total = sum(x[e] for e, _ in row.terms) if row.unit else sum(a * x[e] for e, a in row.terms)
@@ -53,14 +53,9 @@ def add_row(model: cp_model.CpModel, x: list[cp_model.IntVar], c: Constraint) ->
             else model.NewIntVar(0, row.z_max, f"z{c.kind}{c.index}")
         )
         model.Add(total - row.step * z == row.lo)
-    elif row.lo == row.hi:
-        model.Add(total == row.lo)
-    else:
-        lo, hi = row.bounds()
-        if lo is not None:
-            model.Add(total >= lo)
-        if hi is not None:
-            model.Add(total <= hi)
+        return
+    for op, value in row.relations():
+        model.Add(RELATIONS[op](total, value))
 
 
 def _edge_vars(model: cp_model.CpModel, puzzle: Puzzle) -> list[cp_model.IntVar]:

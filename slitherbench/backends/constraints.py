@@ -69,10 +69,6 @@ class ConstraintBackend(Backend):
     def add_constraint(self, c: Constraint) -> None:
         """Add one constraint of the description (:mod:`.encode` turns it into rows)."""
 
-    def add_cut(self, edges: Sequence[int]) -> None:
-        """Forbid the loop: not all of ``edges`` on."""
-        self.add_constraint(cut_constraint(edges, 0))
-
     @abstractmethod
     def require_an_edge(self) -> None:
         """At least one edge on (rules out the empty board, which is no loop)."""

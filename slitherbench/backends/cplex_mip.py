@@ -49,14 +49,9 @@ class CplexBackend(ConstraintBackend):
             z = self._c.variables.get_num()
             self._c.variables.add(types="B" if row.z_max == 1 else "I", ub=[float(row.z_max)])
             self._row([*ind, z], [*val, -row.step], "E", row.lo)
-        elif row.lo == row.hi:
-            self._row(ind, val, "E", row.lo)
-        else:
-            lo, hi = row.bounds()
-            if lo is not None:
-                self._row(ind, val, "G", lo)
-            if hi is not None:
-                self._row(ind, val, "L", hi)
+            return
+        for op, value in row.relations():
+            self._row(ind, val, {"==": "E", ">=": "G", "<=": "L"}[op], value)
 
     def _row(self, ind: Sequence[int], val: Sequence[int], sense: str, rhs: int) -> None:
         import cplex

@@ -17,12 +17,17 @@ A constraint says ``sum a_i x_i`` lies in the set ``allowed``. Three shapes cove
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations, pairwise
 from typing import Any
 
 from ..formulations import Constraint
+
+# The relations of :meth:`LinearRow.relations` as functions of (expression, value): CP-SAT's
+# and HiGHS's expressions build their constraints from these operators.
+RELATIONS = {"==": operator.eq, ">=": operator.ge, "<=": operator.le}
 
 
 class Unencodable(ValueError):
@@ -47,6 +52,14 @@ class LinearRow:
     @property
     def z_max(self) -> int:
         return (self.hi - self.lo) // self.step if self.step else 0
+
+    def relations(self) -> list[tuple[str, int]]:
+        """A range row as relations ``("==" | ">=" | "<=", value)``: one equality where lo is
+        hi, else the bounds an assignment can break (:meth:`bounds`)."""
+        if self.lo == self.hi:
+            return [("==", self.lo)]
+        lo, hi = self.bounds()
+        return [(op, v) for op, v in ((">=", lo), ("<=", hi)) if v is not None]
 
     def bounds(self) -> tuple[int | None, int | None]:
         """(lo, hi) of a range row, each None where no 0/1 assignment can break it (a cut

@@ -15,7 +15,7 @@ from typing import Any
 from ..formulations import Constraint
 from ..puzzle import Puzzle
 from .constraints import ConstraintBackend
-from .encode import linear_row
+from .encode import RELATIONS, linear_row
 
 
 def _quiet_highs() -> Any:
@@ -57,14 +57,9 @@ class HighsBackend(ConstraintBackend):
         if row.step:
             z = self._h.addBinary() if row.z_max == 1 else self._h.addIntegral(0, row.z_max)
             self._h.addConstr(total - row.step * z == row.lo)
-        elif row.lo == row.hi:
-            self._h.addConstr(total == row.lo)
-        else:
-            lo, hi = row.bounds()
-            if lo is not None:
-                self._h.addConstr(total >= lo)
-            if hi is not None:
-                self._h.addConstr(total <= hi)
+            return
+        for op, value in row.relations():
+            self._h.addConstr(RELATIONS[op](total, value))
 
     def require_an_edge(self) -> None:
         self._h.addConstr(sum(self._x) >= 1)

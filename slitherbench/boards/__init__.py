@@ -40,8 +40,6 @@ nothing more.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from .board import Board, BoardError
 
 __all__ = [
@@ -117,67 +115,15 @@ def board_with_faces(kind: str, faces: int, seed: int = 0) -> Board:
 
 def board_from_key(kind: str, width: int, height: int, desc: str | None = None) -> Board:
     """A named board again from what a trial record stores (kind, size, description)."""
-    builder = BUILDERS.get(kind)
-    if builder is None:
+    if kind == "square":  # any size (Loopy's own squares start at 3x3)
+        return square_board(height, width)
+    if kind not in board_kinds():
         raise BoardError(f"unknown board kind {kind!r}")
-    return builder(width, height, desc)
-
-
-def _square(width: int, height: int, desc: str | None) -> Board:
-    return square_board(height, width)
-
-
-def _loopy_builder(kind: str):
-    def build(width: int, height: int, desc: str | None) -> Board:
-        return loopy_board(kind, width, height, desc)
-
-    return build
-
-
-def _builders() -> dict:
-    from .loopy import grid_types
-
-    out: dict = {"square": _square}
-    for gt in grid_types().values():
-        out.setdefault(gt.kind, _loopy_builder(gt.kind))
-    return out
-
-
-class _Builders(dict):
-    """Board kinds by name, filled on first use (the Loopy registry scans its modules)."""
-
-    def _fill(self) -> None:
-        if not super().__len__():
-            super().update(_builders())
-
-    def get(self, key, default=None):  # type: ignore[override]
-        self._fill()
-        return super().get(key, default)
-
-    def __contains__(self, key: object) -> bool:
-        self._fill()
-        return super().__contains__(key)
-
-    def __iter__(self):
-        self._fill()
-        return super().__iter__()
-
-    def __len__(self) -> int:
-        self._fill()
-        return super().__len__()
-
-
-BUILDERS: dict = _Builders()
+    return loopy_board(kind, width, height, desc)
 
 
 def board_kinds() -> list[str]:
-    """Every named board kind (``square`` and Loopy's grid types)."""
-    return list(BUILDERS)
+    """Every named board kind: ``square``, then Loopy's other grid types in type order."""
+    from .loopy import grid_types
 
-
-def polygon_area(points: Sequence[tuple[float, float]]) -> float:
-    """Signed area (shoelace); positive for clockwise corners with y down."""
-    return 0.5 * sum(
-        x0 * y1 - x1 * y0
-        for (x0, y0), (x1, y1) in zip(points, [*points[1:], points[0]], strict=True)
-    )
+    return [gt.kind for gt in grid_types().values()]
