@@ -40,10 +40,49 @@ def split_loops(puzzle: Puzzle, answer: Answer) -> list[list[int]]:
 
 
 def loop_satisfies_clues(puzzle: Puzzle, loop: list[int]) -> bool:
-    """Whether this loop alone gives every numbered face its count (the page's step 2)."""
+    """Whether this loop alone gives every numbered face its count and keeps the puzzle's
+    rules (the page's step 2: "one loop that satisfies every rule")."""
     on = set(loop)
     faces = puzzle.face_edges
-    return all(sum(e in on for e in faces[f]) == n for f, n in puzzle.clue_faces)
+    if not all(sum(e in on for e in faces[f]) == n for f, n in puzzle.clue_faces):
+        return False
+    if not puzzle.rules:
+        return True
+    return not rule_problems(puzzle, [e in on for e in range(puzzle.num_edges)])
+
+
+def rule_problems(puzzle: Puzzle, answer: Answer) -> list[str]:
+    """What the answer breaks of the puzzle's extra rules (:mod:`slitherbench.rules`)."""
+    problems: list[str] = []
+    if "no_square" in puzzle.rules:
+        problems += _no_square_problems(puzzle, [bool(x) for x in answer])
+    return problems
+
+
+def _inside_rows(puzzle: Puzzle, sel: list[bool]) -> list[list[bool]]:
+    """Cells inside the lines, row by row, by ray casting from the left edge of the board:
+    a cell is inside when an odd number of vertical lines lie left of it. Deliberately not
+    the board's flood fill (:meth:`Board.inside`), which the solvers' face channel mirrors."""
+    R, C = puzzle.rows, puzzle.cols
+    out = []
+    for i in range(R):
+        row, inside = [], False
+        for j in range(C):
+            inside ^= sel[(R + 1) * C + i * (C + 1) + j]  # v(i, j), the cell's left side
+            row.append(inside)
+        out.append(row)
+    return out
+
+
+def _no_square_problems(puzzle: Puzzle, sel: list[bool]) -> list[str]:
+    """No-Square: every 2x2 block of cells wholly inside the loop, one line each."""
+    inside = _inside_rows(puzzle, sel)
+    return [
+        f"cells ({r},{c})-({r + 1},{c + 1}): a 2x2 block inside the loop (rule no_square)"
+        for r in range(puzzle.rows - 1)
+        for c in range(puzzle.cols - 1)
+        if inside[r][c] and inside[r][c + 1] and inside[r + 1][c] and inside[r + 1][c + 1]
+    ]
 
 
 def check_answer(puzzle: Puzzle, answer: Answer) -> list[str]:
@@ -80,4 +119,4 @@ def check_answer(puzzle: Puzzle, answer: Answer) -> list[str]:
         problems.append("no loop")
     elif len(comps) > 1:
         problems.append(f"{len(comps)} separate loops or paths")
-    return problems
+    return problems + rule_problems(puzzle, sel)

@@ -1,7 +1,8 @@
 """Paired comparison of two cells over the same puzzles and seeds.
 
 ``python -m slitherbench.report STORE --compare hubo,qubo`` names two values of one column:
-the formulation, the form variant, the backend or the cell label (``hubo/sa``). Trials are
+the formulation, the form variant, the backend, the cell label (``hubo/sa``) or the
+variables (``edge,face``: every form x backend with each). Trials are
 paired on (puzzle, seed) and on every other cell column, so ``hubo,qubo`` compares the two
 forms on each backend separately, then over all backends together.
 
@@ -24,13 +25,14 @@ import pandas as pd
 from . import stats
 from .tables import ran_only, settings_of
 
-ATTRIBUTES = ("cell", "form_variant", "formulation", "backend")
+ATTRIBUTES = ("cell", "form_variant", "formulation", "backend", "variables")
 # Compared column -> the columns pairs must also share.
 STRATA = {
     "cell": [],
     "form_variant": ["backend"],
     "formulation": ["backend"],
     "backend": ["form_variant"],
+    "variables": ["formulation", "backend"],  # edge,face: each form on each backend
 }
 
 

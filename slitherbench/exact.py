@@ -5,7 +5,9 @@
 * :class:`IterativeExactModel` is the solve step of the page's iterative method with exact
   solves (the ``exact`` backend; the runner's loop drives it, as it drives every backend).
 
-A time limit that runs out is reported as ``timeout``, never as ``infeasible``.
+A time limit that runs out is reported as ``timeout``, never as ``infeasible``. A puzzle
+rule on faces (No-Square) adds one Boolean per face, tied to the edges and holding the rule's
+rows (:func:`~.backends.encode.over_labels`), to either model.
 """
 
 from __future__ import annotations
@@ -59,10 +61,21 @@ def add_row(model: cp_model.CpModel, x: list[cp_model.IntVar], c: Constraint) ->
 
 
 def _edge_vars(model: cp_model.CpModel, puzzle: Puzzle) -> list[cp_model.IntVar]:
+    """The edges with their clue rows, and the face channel with the puzzle's face rules
+    where it has any (the circuit says the rest)."""
+    from .backends.encode import face_rows, needs_faces
+
     x = [model.NewBoolVar(f"x{e}") for e in range(puzzle.num_edges)]
-    for c in base_constraints(puzzle):
+    constraints = base_constraints(puzzle)
+    for c in constraints:
         if c.kind == "clue":
             add_row(model, x, c)
+    if needs_faces(constraints):
+        E, F = puzzle.num_edges, puzzle.num_faces
+        labels = list(range(E, E + F))
+        both = x + [model.NewBoolVar(f"c{f}") for f in range(F)]
+        for c in face_rows(puzzle, constraints, labels):
+            add_row(model, both, c)
     return x
 
 
@@ -159,15 +172,25 @@ class IterativeExactModel:
     """
 
     def __init__(self, puzzle: Puzzle) -> None:
+        from .backends.encode import needs_faces, over_labels
+
         self.puzzle = puzzle
         self.model = cp_model.CpModel()
         self.x = [self.model.NewBoolVar(f"x{e}") for e in range(puzzle.num_edges)]
-        for c in base_constraints(puzzle):
+        self.vars = list(self.x)  # the edges, then any face variables: the rows' labels
+        constraints = base_constraints(puzzle)
+        labels = self.add_face_vars(puzzle.num_faces) if needs_faces(constraints) else None
+        for c in over_labels(puzzle, constraints, labels):
             self.add_constraint(c)
         self.num_cuts = 0
 
+    def add_face_vars(self, count: int) -> list[int]:
+        first = len(self.vars)
+        self.vars += [self.model.NewBoolVar(f"c{f}") for f in range(count)]
+        return list(range(first, first + count))
+
     def add_constraint(self, c: Constraint) -> None:
-        add_row(self.model, self.x, c)
+        add_row(self.model, self.vars, c)
 
     def add_cut(self, loop: Sequence[int]) -> None:
         self.add_constraint(cut_constraint(loop, self.num_cuts))

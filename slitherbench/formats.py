@@ -3,6 +3,16 @@
 Each reader raises :class:`PuzzleFormatError` naming the line/column or character at fault.
 Readers of formats that can carry an answer (ASCII board, janko.at, pzprv3) put it in
 ``puzzle.meta["answer"]`` as a list of booleans in edge order.
+
+**Rules** (:mod:`slitherbench.rules`, e.g. No-Square Slitherlink) travel in front of the
+puzzle in every format, as ``rules=NAME[,NAME...]`` followed by ``;`` in one-line text
+(``rules=no_square;3.2/..1/2..``, ``rules=no_square;5x5t0:...``,
+``rules=no_square;https://puzz.link/p?slither/...``) or by a line break in multi-line text
+(the ASCII board, janko.at, pzprv3 and newline-separated rows). Every reader takes it, every
+writer writes it for a puzzle with rules (and nothing for one without, so plain puzzles read
+and write exactly as before); an unknown rule name is one :class:`PuzzleFormatError` line.
+The files other programs write never start with ``rules=``, and theirs have no way to say
+"No-Square": a written No-Square puzzle is this harness's text, not theirs.
 """
 
 from __future__ import annotations
@@ -38,9 +48,51 @@ def detect_format(text: str) -> str:
 
 
 def parse(text: str, name: str = "") -> Puzzle:
-    """Read ``text`` in whichever supported format it is in."""
-    fmt = detect_format(text)
+    """Read ``text`` in whichever supported format it is in (a ``rules=`` prefix first)."""
+    fmt = detect_format(split_rules(text)[1])
     return READERS[fmt](text, name=name)
+
+
+# -- rules ---------------------------------------------------------------------------------
+_RULES_RE = re.compile(r"^\s*rules=(?P<names>[^;\n]*)(?:;|\n|$)")
+
+
+def split_rules(text: str) -> tuple[tuple[str, ...], str]:
+    """(rule names, the rest of the text) of text that may start with ``rules=...;``."""
+    m = _RULES_RE.match(text)
+    if not m:
+        return (), text
+    names = tuple(n.strip() for n in m["names"].split(","))
+    if not all(names):
+        raise PuzzleFormatError(f"rules={m['names']}: an empty rule name")
+    return names, text[m.end() :]
+
+
+def _reading_rules(read: Callable[..., Puzzle]) -> Callable[..., Puzzle]:
+    """A reader that also takes a ``rules=`` prefix and gives the puzzle those rules."""
+
+    @functools.wraps(read)
+    def reader(text: str, name: str = "") -> Puzzle:
+        rules, rest = split_rules(text)
+        puzzle = read(rest, name=name)
+        return puzzle.with_rules(rules) if rules else puzzle
+
+    return reader
+
+
+def _writing_rules(write: Callable[..., str]) -> Callable[..., str]:
+    """A writer that puts a puzzle's rules in front: ``;`` after one line, a line break
+    before several."""
+
+    @functools.wraps(write)
+    def writer(puzzle: Puzzle, *args: Any, **kwargs: Any) -> str:
+        text = write(puzzle, *args, **kwargs)
+        if not puzzle.rules:
+            return text
+        sep = "\n" if "\n" in text.strip("\n") else ";"
+        return f"rules={','.join(puzzle.rules)}{sep}{text}"
+
+    return writer
 
 
 # -- clue rows ----------------------------------------------------------------------------
@@ -593,12 +645,15 @@ def write_pzprv3(puzzle: Puzzle, answer: Answer | None = None) -> str:
 
 
 READERS = {
-    "rows": parse_clue_rows,
-    "ascii": parse_ascii,
-    "puzzlink": parse_puzzlink,
-    "loopy": parse_loopy,
-    "janko": parse_janko,
-    "pzprv3": parse_pzprv3,
+    name: _reading_rules(read)
+    for name, read in {
+        "rows": parse_clue_rows,
+        "ascii": parse_ascii,
+        "puzzlink": parse_puzzlink,
+        "loopy": parse_loopy,
+        "janko": parse_janko,
+        "pzprv3": parse_pzprv3,
+    }.items()
 }
 
 
@@ -619,13 +674,17 @@ def _squares_only(name: str, write: Callable[..., str]) -> Callable[..., str]:
 
 # Each writer takes the puzzle alone (its other arguments have defaults).
 WRITERS = {
-    "rows": _squares_only("rows", write_rows),
-    "ascii": _squares_only("ascii", write_ascii),
-    "puzzlink": _squares_only("puzz.link", write_puzzlink),
-    "loopy": write_loopy,
-    "janko": _squares_only("janko", write_janko),
-    "pzprv3": _squares_only("pzprv3", write_pzprv3),
+    name: _writing_rules(write)
+    for name, write in {
+        "rows": _squares_only("rows", write_rows),
+        "ascii": _squares_only("ascii", write_ascii),
+        "puzzlink": _squares_only("puzz.link", write_puzzlink),
+        "loopy": write_loopy,
+        "janko": _squares_only("janko", write_janko),
+        "pzprv3": _squares_only("pzprv3", write_pzprv3),
+    }.items()
 }
 
 
-TEXT_IO.update(parse=parse, rows=parse_clue_rows, ascii=WRITERS["ascii"], loopy=write_loopy)
+# The board model's own hooks: the plain readers and writers (Puzzle.to_text adds the rules).
+TEXT_IO.update(parse=parse, rows=READERS["rows"], ascii=write_ascii, loopy=write_loopy)

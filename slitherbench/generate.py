@@ -12,12 +12,18 @@ loop, whatever the clues, so the cuts stay valid as clues go) and nothing is reb
 32x46 board takes seconds, not hours, and any board of :mod:`slitherbench.boards` works
 (:func:`generate_on`). Without python-sat, CP-SAT's circuit model judges each
 removal (the same answers: 82 s for a 15x15). Same (board, seed) -> same puzzle.
+
+With ``rules`` (No-Square, :mod:`slitherbench.rules`) the random region must keep them too (a
+face joins only if the loop still keeps every rule: no 2x2 block of cells inside) and the
+judge asks for another answer *under the rules*: the puzzle is unique as a No-Square puzzle,
+and may have other answers as plain Slitherlink. Its name says so (``gen-5x5-no_square-s1``).
 """
 
 from __future__ import annotations
 
 import random
 import threading
+from collections.abc import Sequence
 from importlib.util import find_spec
 from itertools import product
 
@@ -27,12 +33,20 @@ from .boards import Board, square_board
 from .check import check_answer
 from .exact import build_circuit_model, cp_solver
 from .puzzle import Puzzle
+from .rules import no_square_blocks, normal_rules, rule_problem
+
+# No-Square regions aim at half the faces: near 55% the growth stalls (20x20: 213 of the 220
+# faces wanted, then 8 s of rejected faces); at 50% every 10x10-30x30 draw tried got there.
+NO_SQUARE_FILL = 0.5
 
 
-def random_loop(board: Board, rng: random.Random, fill: float = 0.55) -> list[bool]:
+def random_loop(
+    board: Board, rng: random.Random, fill: float = 0.55, rules: tuple[str, ...] = ()
+) -> list[bool]:
     """The boundary of a random region of about ``fill`` of the faces whose boundary is one
-    loop (a face joins only if the boundary stays one loop that touches no point twice)."""
-    blank = Puzzle.on_board(board, [None] * board.num_faces)
+    loop (a face joins only if the boundary stays one loop that touches no point twice and
+    keeps ``rules``)."""
+    blank = Puzzle.on_board(board, [None] * board.num_faces, rules=rules)
     F = board.num_faces
     inside = [False] * F
     if board.kind == "square":  # the draws of every square puzzle made so far: keep them
@@ -42,21 +56,39 @@ def random_loop(board: Board, rng: random.Random, fill: float = 0.55) -> list[bo
     inside[f0] = True
     size, target = 1, max(1, int(fill * F))
     stalls = 0
+    blocks = _blocks_of_faces(board) if "no_square" in rules else None
     while size < target and stalls < 20 * F:
         frontier = [
             f
             for f in range(F)
             if not inside[f] and any(g >= 0 and inside[g] for g in board.face_neighbours[f])
         ]
+        if blocks is not None:  # a face that would fill a 2x2 block never joins: skip it
+            frontier = [f for f in frontier if not _fills_a_block(inside, blocks[f], f)]
+        if not frontier:
+            break
         f = rng.choice(frontier)
         inside[f] = True
-        if not check_answer(blank, board.boundary(inside)):  # one loop, nothing else
+        if not check_answer(blank, board.boundary(inside)):  # one loop, every rule kept
             size += 1
             stalls = 0
         else:
             inside[f] = False
             stalls += 1
     return board.boundary(inside)
+
+
+def _blocks_of_faces(board: Board) -> list[list[tuple[int, ...]]]:
+    """The 2x2 blocks each face belongs to (No-Square)."""
+    out: list[list[tuple[int, ...]]] = [[] for _ in range(board.num_faces)]
+    for block in no_square_blocks(board):
+        for f in block:
+            out[f].append(block)
+    return out
+
+
+def _fills_a_block(inside: list[bool], blocks: list[tuple[int, ...]], f: int) -> bool:
+    return any(all(inside[g] or g == f for g in block) for block in blocks)
 
 
 def _has_other_answer(puzzle: Puzzle, answer: list[bool], time_limit_s: float) -> bool:
@@ -125,34 +157,44 @@ class SatJudge:
         self.on.discard(cell)
 
 
-def generate(rows: int, cols: int, seed: int, time_limit_s: float = 5.0) -> Puzzle:
-    """A unique square puzzle (rows x cols), the same for the same arguments."""
+def generate(
+    rows: int, cols: int, seed: int, time_limit_s: float = 5.0, rules: Sequence[str] = ()
+) -> Puzzle:
+    """A unique square puzzle (rows x cols) under ``rules``, the same for the same arguments."""
     if rows < 2 or cols < 2:
         raise ValueError(f"generate needs at least 2x2 cells, got {rows}x{cols}")
-    return generate_on(square_board(rows, cols), seed, time_limit_s)
+    return generate_on(square_board(rows, cols), seed, time_limit_s, rules)
 
 
-def generate_on(board: Board, seed: int, time_limit_s: float = 5.0) -> Puzzle:
-    """A puzzle with exactly one answer on any board, the same for the same board and seed.
+def generate_on(
+    board: Board, seed: int, time_limit_s: float = 5.0, rules: Sequence[str] = ()
+) -> Puzzle:
+    """A puzzle with exactly one answer (under ``rules``) on any board, the same for the same
+    board, seed and rules.
 
     Every face starts with its clue; clues go in random order while the answer stays the
     only one (each removal judged as the module docstring says).
     """
+    rules = normal_rules(tuple(rules))
+    problem = rule_problem(rules, board)
+    if problem is not None:
+        raise ValueError(problem)
     if board.kind == "square":
         name = f"{board.height}x{board.width}"
     else:
         name = board.label.replace(" ", "-") + (f"-{board.desc}" if board.desc else "")
+    name += "".join(f"-{r}" for r in rules)  # plain puzzles keep their names and draws
     rng = random.Random(f"slitherbench-{name}-{seed}")
-    answer = random_loop(board, rng)
+    answer = random_loop(board, rng, NO_SQUARE_FILL if rules else 0.55, rules=rules)
     clues: list[int | None] = [sum(answer[e] for e in sides) for sides in board.face_edges]
     order = list(range(board.num_faces))
     rng.shuffle(order)
-    full = Puzzle.on_board(board, clues)
+    full = Puzzle.on_board(board, clues, rules=rules)
     judge = SatJudge(full, answer) if find_spec("pysat") else None
     for f in order:
         keep = clues[f]
         clues[f] = None
-        trial = Puzzle.on_board(board, clues)
+        trial = Puzzle.on_board(board, clues, rules=rules)
         if judge is None:
             other = _has_other_answer(trial, answer, time_limit_s)
         else:
@@ -161,4 +203,4 @@ def generate_on(board: Board, seed: int, time_limit_s: float = 5.0) -> Puzzle:
             clues[f] = keep
         elif judge is not None:
             judge.remove(f)
-    return Puzzle.on_board(board, clues, name=f"gen-{name}-s{seed}", answer=answer)
+    return Puzzle.on_board(board, clues, name=f"gen-{name}-s{seed}", rules=rules, answer=answer)

@@ -53,10 +53,11 @@ def reference10() -> Puzzle:
 
 
 @cache
-def generated(rows: int, cols: int, seed: int) -> Puzzle:
+def generated(rows: int, cols: int, seed: int, rules: tuple[str, ...] = ()) -> Puzzle:
+    """A generated square board, unique under ``rules`` (No-Square: ``("no_square",)``)."""
     from .generate import generate  # CP-SAT: loaded only when a board is made
 
-    return generate(rows, cols, seed)
+    return generate(rows, cols, seed, rules=rules)
 
 
 def generated_frontier() -> tuple[Puzzle, ...]:

@@ -48,7 +48,7 @@ class Cell:
 
     @property
     def label(self) -> str:
-        return f"{self.formulation.name}/{self.backend.name}" + ("+tuned" if self.tuned else "")
+        return f"{self.formulation.label}/{self.backend.name}" + ("+tuned" if self.tuned else "")
 
     @property
     def packages(self) -> tuple[str, ...]:
@@ -185,22 +185,36 @@ def _plain(node: Any) -> dict[str, Any]:
     return OmegaConf.to_container(node, resolve=True)  # type: ignore[return-value]
 
 
-def _with_cut(spec: dict[str, Any], cut: str) -> dict[str, Any]:
-    """The top-level ``cut`` for a cell that does not set its own (the default adds nothing,
-    so stores made before it existed keep their config hashes)."""
-    if cut == "loop" or "cut" in (spec.get("formulation_params") or {}):
+# Top-level formulation settings (name -> default): a cell that does not set its own takes
+# the top-level value; a default adds nothing, so stores made before it existed keep their
+# config hashes.
+FORM_SETTINGS = {"cut": "loop", "variables": "edge"}
+
+
+def _form_settings(cfg: DictConfig) -> dict[str, str]:
+    """The top-level formulation settings that are not their defaults."""
+    return {
+        k: str(cfg.get(k, default))
+        for k, default in FORM_SETTINGS.items()
+        if str(cfg.get(k, default)) != default
+    }
+
+
+def _with_settings(spec: dict[str, Any], settings: Mapping[str, str]) -> dict[str, Any]:
+    """A cell spec with the top-level settings it does not set itself."""
+    own = spec.get("formulation_params") or {}
+    extra = {k: v for k, v in settings.items() if k not in own}
+    if not extra:
         return spec
-    return {**spec, "formulation_params": {**(spec.get("formulation_params") or {}), "cut": cut}}
+    return {**spec, "formulation_params": {**own, **extra}}
 
 
 def resolve_cells(cfg: DictConfig) -> list[Cell]:
     """The experiment's cells, or the one cell the formulation/backend groups chose."""
-    cut = str(cfg.get("cut", "loop"))
+    settings = _form_settings(cfg)
     if cfg.cells is None:
         f = _plain(cfg.formulation)
-        cell = build_cell(
-            f if cut == "loop" else {**f, "cut": f.get("cut", cut)}, _plain(cfg.backend)
-        )
+        cell = build_cell({**settings, **f}, _plain(cfg.backend))
         if not cfg.get("tuned"):
             return [cell]
         specs = [
@@ -209,9 +223,9 @@ def resolve_cells(cfg: DictConfig) -> list[Cell]:
                 "backend": _group_name("backend", cell),
             }
         ]
-        return [compose_cell(*with_tuned(_with_cut(specs[0], cut), cfg.tuned_dir))]
+        return [compose_cell(*with_tuned(_with_settings(specs[0], settings), cfg.tuned_dir))]
     specs = [_plain(s) if isinstance(s, DictConfig) else dict(s) for s in cfg.cells]
-    specs = [_with_cut(s, cut) for s in specs]
+    specs = [_with_settings(s, settings) for s in specs]
     if cfg.cell is not None:
         if not 0 <= int(cfg.cell) < len(specs):
             raise ConfigError(
@@ -246,7 +260,11 @@ SETTINGS = {
     "frontier": ("boolean", None, False),
 }
 # name -> the values it may take
-CHOICES = {"warm_start": ("previous", "broken", "none"), "cut": ("loop", "region")}
+CHOICES = {
+    "warm_start": ("previous", "broken", "none"),
+    "cut": ("loop", "region"),
+    "variables": ("edge", "face"),
+}
 
 
 def _setting_problem(name: str, value: Any, kind: str, low: Any, nullable: bool) -> str | None:
@@ -289,8 +307,9 @@ def puzzles_from_config(pcfg: DictConfig) -> list[Puzzle]:
         except KeyError as exc:
             raise ConfigError(str(exc.args[0])) from None
     if kind == "generated":
+        rules = _config_rules(pcfg)
         return [
-            generated(int(pcfg.rows), int(pcfg.cols), int(pcfg.seed) + k)
+            generated(int(pcfg.rows), int(pcfg.cols), int(pcfg.seed) + k, rules)
             for k in range(int(pcfg.count))
         ]
     if kind == "text":
@@ -298,6 +317,8 @@ def puzzles_from_config(pcfg: DictConfig) -> list[Puzzle]:
             raise ConfigError("puzzle=text needs puzzle.text='...' (rows, URL, Loopy ID, ...)")
         try:
             p = Puzzle.parse(str(pcfg.text), name=str(pcfg.get("name", "custom")))
+            if _config_rules(pcfg):  # puzzle.rules=[no_square]: beside any rules= in the text
+                p = p.with_rules((*p.rules, *_config_rules(pcfg)))
         except PuzzleFormatError as exc:
             raise ConfigError(f"puzzle.text: {exc}") from None
         precheck(
@@ -309,6 +330,18 @@ def puzzles_from_config(pcfg: DictConfig) -> list[Puzzle]:
     raise ConfigError(f"puzzle.kind must be suite, generated or text, got {kind!r}")
 
 
+def _config_rules(pcfg: DictConfig) -> tuple[str, ...]:
+    """``puzzle.rules`` (a list, or one name), checked: an unknown rule is one line."""
+    from .rules import KNOWN_RULES, normal_rules
+
+    raw = pcfg.get("rules") or ()
+    rules = normal_rules(raw if isinstance(raw, str) else [str(r) for r in raw])
+    for r in rules:
+        if r not in KNOWN_RULES:
+            raise ConfigError(f"puzzle.rules: unknown rule {r!r} (known: {', '.join(KNOWN_RULES)})")
+    return rules
+
+
 def precheck(p: Puzzle, time_limit_s: float = 10.0, allow_multiple: bool = False) -> None:
     """Cheap checks before spending solver time; says so whenever uniqueness is not known."""
     from .exact import solve_exact
@@ -318,8 +351,9 @@ def precheck(p: Puzzle, time_limit_s: float = 10.0, allow_multiple: bool = False
         return
     r = solve_exact(p, time_limit_s=time_limit_s)
     if r.status == "infeasible":
+        under = f" under rule {', '.join(p.rules)}" if p.rules else ""
         raise ConfigError(
-            f"puzzle.text: the clues admit no single loop (the exact check proved it, {p!r})"
+            f"puzzle.text: the clues admit no single loop{under} (the exact check proved it, {p!r})"
         )
     if r.status == "timeout":
         _note(
@@ -342,14 +376,18 @@ def _note(text: str) -> None:
 # -- seeds, keys, jobs ---------------------------------------------------------------------
 def derive_seed(base_seed: int, puzzle: Puzzle, repetition: int) -> int:
     """Seeds depend on (base_seed, puzzle, repetition) only: every cell sees the same ones."""
-    # Squares: the rows without separators, as every stored square trial was seeded.
+    # Squares: the rows without separators, as every stored square trial was seeded; a
+    # puzzle's rules follow (none on every stored trial, so their seeds stay).
     ident = puzzle.name or ("".join(puzzle.to_rows()) if puzzle.is_square else puzzle.to_text())
+    if puzzle.rules:
+        ident += "|rules=" + ",".join(puzzle.rules)
     h = hashlib.sha256(f"{base_seed}|{ident}|{repetition}".encode()).digest()
     return int.from_bytes(h[:4], "little") & 0x7FFFFFFF
 
 
 def puzzle_ident(puzzle: Puzzle) -> str:
-    # to_text() is the rows joined by "/" on squares: every stored square key stays.
+    # to_text() is the rows joined by "/" on squares: every stored square key stays. A
+    # puzzle with rules starts with "rules=...;", so it never shares a plain puzzle's key.
     return hashlib.sha1(puzzle.to_text().encode()).hexdigest()[:10]
 
 

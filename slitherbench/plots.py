@@ -428,3 +428,43 @@ def frontier_figure(summary: pd.DataFrame, trials: pd.DataFrame, out: Path) -> l
     fig.colorbar(im, ax=ax, fraction=0.03, label="solved / ran")
     fig.tight_layout()
     return _finish(fig, provenance_note(trials), out, "frontier")
+
+
+def page_iterations_figure(
+    trials: pd.DataFrame, out: Path, puzzle: str = "reference10"
+) -> list[Path]:
+    """The solved trials' iteration counts on the page's board per form x backend (each trial a
+    dot, the median a bar), beside the page's reported ranges as shaded bands."""
+    from .tables import PAGE_RANGES
+
+    d = trials[(trials.puzzle == puzzle) & (trials.status == "solved")]
+    if d.empty:
+        return []
+    styles = Styles(trials)
+    cells = list(dict.fromkeys(zip(d.form_variant, d.backend, strict=True)))
+    fig, ax = plt.subplots(figsize=(max(4.5, 1.4 * len(cells) + 2.5), 3.6))
+    for (label, (lo, hi)), shade in zip(PAGE_RANGES.items(), ("#9ecae1", "#fdd0a2"), strict=True):
+        ax.axhspan(lo, hi, color=shade, alpha=0.35, label=f"{label}: {lo}-{hi}")
+    rng = np.random.default_rng(0)
+    for k, (form, backend) in enumerate(cells):
+        its = d[(d.form_variant == form) & (d.backend == backend)]["iterations"].to_numpy()
+        ran = _ran(
+            trials[
+                (trials.puzzle == puzzle)
+                & (trials.form_variant == form)
+                & (trials.backend == backend)
+            ]
+        )
+        st = styles.cell(form, backend)
+        ax.plot(k + rng.uniform(-0.15, 0.15, len(its)), its, st["marker"], color=st["color"], ms=4)
+        ax.hlines(np.median(its), k - 0.3, k + 0.3, color=st["color"], lw=2)
+        ax.text(k + 0.32, np.median(its), f"{len(its)}/{len(ran)} solved", va="center", fontsize=7)
+    top = max([hi for _, hi in PAGE_RANGES.values()] + [int(d["iterations"].max())])
+    ax.set_ylim(0, top + 2)
+    ax.set_xlim(-0.6, len(cells) - 0.4 + 0.5)
+    ax.set_xticks(range(len(cells)), [f"{f}\n{b}" for f, b in cells], fontsize=8)
+    ax.set_ylabel("solves to the answer (solved trials)")
+    ax.set_title(f"{puzzle}: iterations beside the page's ranges")
+    _legend(ax, fontsize=7, loc="lower left")
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    return _finish(fig, provenance_note(trials), out, "page_iterations")

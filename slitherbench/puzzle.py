@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Any
 
 from .boards import Board, square_board
+from .rules import normal_rules, rule_problem
 
 Clue = int | None
 Answer = Sequence[bool] | Sequence[int]
@@ -34,14 +35,24 @@ class PuzzleFormatError(ValueError):
 @dataclass(frozen=True, eq=False)
 class Puzzle:
     """Clues on a board: R rows x C columns of clues 0-3 on the square grid (``board`` left
-    out), or one clue per face of ``board`` (0 up to the face's number of sides) otherwise."""
+    out), or one clue per face of ``board`` (0 up to the face's number of sides) otherwise.
+    ``rules`` names the variant's extra rules (:mod:`slitherbench.rules`; ``()``: plain
+    Slitherlink)."""
 
     clues: tuple
     name: str = ""
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
     board: Board = None  # type: ignore[assignment]  # None: the square grid of ``clues``
+    rules: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        self._place_on_board()
+        object.__setattr__(self, "rules", normal_rules(self.rules))
+        problem = rule_problem(self.rules, self.board)
+        if problem is not None:
+            raise PuzzleFormatError(problem)
+
+    def _place_on_board(self) -> None:
         if self.board is None or self.board.kind == "square":
             self._check_rows()
             board = square_board(len(self.clues), len(self.clues[0]))
@@ -73,9 +84,10 @@ class Puzzle:
 
     # -- construction -----------------------------------------------------------------
     @classmethod
-    def from_rows(cls, rows: Sequence[str], name: str = "") -> Puzzle:
+    def from_rows(cls, rows: Sequence[str], name: str = "", rules: Sequence[str] = ()) -> Puzzle:
         """Rows of '.'/'-' (no clue) and digits, e.g. [".11..0.0.0", ...]."""
-        return TEXT_IO["rows"]("\n".join(rows), name=name)
+        p = TEXT_IO["rows"]("\n".join(rows), name=name)
+        return p.with_rules(rules) if rules else p
 
     @classmethod
     def parse(cls, text: str, name: str = "") -> Puzzle:
@@ -84,7 +96,12 @@ class Puzzle:
 
     @classmethod
     def on_board(
-        cls, board: Board, face_clues: Sequence[Clue], name: str = "", **meta: Any
+        cls,
+        board: Board,
+        face_clues: Sequence[Clue],
+        name: str = "",
+        rules: Sequence[str] = (),
+        **meta: Any,
     ) -> Puzzle:
         """A puzzle from one clue per face (any board; squares get their rows back)."""
         if board.kind == "square":
@@ -94,18 +111,27 @@ class Puzzle:
                 raise PuzzleFormatError(
                     f"{len(face_clues)} clues for the {board.num_faces} faces of a {board.label}"
                 )
-            return cls(rows, name=name, meta=dict(meta))
-        return cls(tuple(face_clues), name=name, meta=dict(meta), board=board)
+            return cls(rows, name=name, meta=dict(meta), rules=tuple(rules))
+        return cls(tuple(face_clues), name=name, meta=dict(meta), board=board, rules=tuple(rules))
+
+    def with_rules(self, rules: Sequence[str] | str) -> Puzzle:
+        """The same clues (name, meta) under ``rules`` instead of this puzzle's."""
+        board = None if self.is_square else self.board
+        return Puzzle(self.clues, self.name, dict(self.meta), board, normal_rules(rules))
 
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Puzzle)
             and self.board == other.board
             and self.face_clues == other.face_clues
+            and self.rules == other.rules
         )
 
     def __hash__(self) -> int:
-        return hash((self.board, self.face_clues))
+        # Without rules the hash is what it always was (puzzles are cached and keyed by it).
+        if not self.rules:
+            return hash((self.board, self.face_clues))
+        return hash((self.board, self.face_clues, self.rules))
 
     # -- sizes and numbering --------------------------------------------------------------
     @property
@@ -205,10 +231,12 @@ class Puzzle:
 
     def to_text(self) -> str:
         """One line that reads back as this puzzle: rows joined by ``/`` on squares, the Loopy
-        game ID otherwise."""
-        if self.is_square:
-            return "/".join(self.to_rows())
-        return TEXT_IO["loopy"](self)
+        game ID otherwise; a puzzle with rules starts with ``rules=NAME[,NAME];``
+        (:mod:`slitherbench.formats`)."""
+        text = "/".join(self.to_rows()) if self.is_square else TEXT_IO["loopy"](self)
+        if self.rules and not text.startswith("rules="):
+            return f"rules={','.join(self.rules)};{text}"
+        return text
 
     def render(self, answer: Answer | None = None) -> str:
         """The reference page's ASCII board, with ``+---+`` and ``|`` for answer edges."""
@@ -217,7 +245,8 @@ class Puzzle:
 
     def __repr__(self) -> str:
         label = f"{self.name!r}, " if self.name else ""
-        return f"Puzzle({label}{self.size_label}, {self.num_clues} clues)"
+        rules = "".join(f", {r}" for r in self.rules)
+        return f"Puzzle({label}{self.size_label}, {self.num_clues} clues{rules})"
 
 
 def answer_from_bits(puzzle: Puzzle, bits: str) -> list[bool]:

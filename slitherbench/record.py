@@ -116,6 +116,7 @@ class Trial:
     difficulty: str = _col("the corpus grade, where known")
     formulation: str = _col("formulation name")
     form_variant: str = _col("formulation with its variant, e.g. `hubo[exact]`")
+    variables: str = _col("one binary per `edge` (the page) or per `face` (inside/outside)", "edge")
     backend: str = _col("backend name")
     formulation_params: str = _col("the formulation's parameters (JSON)")
     backend_params: str = _col("the backend's parameters (JSON)")

@@ -100,6 +100,8 @@ def _write_figures(
     if (trials["rows"] * trials["cols"]).nunique() > 1:
         files += plots.scaling_figure(trials, out)
         files += _write_frontier(trials, out)
+    if "reference10" in set(trials["puzzle"]):
+        files += _write_page(trials, out)
     if board_trial and board_trial not in set(trials["key"]):
         raise ValueError(f"--board-trial {board_trial}: no such trial key in the store")
     chosen = (
@@ -128,6 +130,21 @@ def _write_grid(
     tex.write_text(render.grid_latex(grid, caption, f"tab:{stem}"))
     rows.to_csv(csv, index=False)
     return [md, tex, csv]
+
+
+PAGE_CAPTION = (
+    "reference10 beside the reference page: solved/ran, solves (every solve, retries of a "
+    "non-zero-energy sample included, as the page counts) and rounds (energy-0 solves) of the "
+    "solved trials, median wall time and the mode each ran in; the page's rows are its own "
+    "reported ranges."
+)
+
+
+def _write_page(trials: pd.DataFrame, out: Path) -> list[Path]:
+    """The page's board: a table and a figure beside the page's iteration ranges."""
+    rows = tables.page_table(trials)
+    files = _write_grid(rows, rows, out, "page_iterations", PAGE_CAPTION)
+    return [*files, *plots.page_iterations_figure(trials, out)]
 
 
 def _write_instance_times(trials: pd.DataFrame, out: Path) -> list[Path]:

@@ -23,7 +23,7 @@ from typing import Any
 from .backends.base import Backend, BackendUnavailable
 from .check import check_answer, loop_satisfies_clues, split_loops
 from .child import ChildOutcome, run_in_child
-from .formulations import Formulation, Model
+from .formulations import Formulation, FormUnavailable, Model
 from .puzzle import Puzzle, answer_to_bits
 from .record import Iteration, SolveResult, Status, Trial, merge_extras
 
@@ -48,6 +48,7 @@ def new_trial(puzzle: Puzzle, formulation: Formulation, backend: Backend, seed: 
         faces=puzzle.num_faces,
         formulation=formulation.name,
         form_variant=formulation.describe(),
+        variables=formulation.variables,
         backend=backend.name,
         seed=seed,
     )
@@ -169,6 +170,10 @@ def _iterate(
         if energy != 0:
             t.retries += 1  # not a valid multi-loop sample: solve again from it
             continue
+        broken = model.broken_deferred(prev_edges)
+        if broken:  # a lazy form's rule broken at energy 0: add it there, solve again
+            model.add_deferred(broken)
+            continue
         if loop.finish(loops):
             return
         t0 = time.perf_counter()
@@ -221,7 +226,7 @@ def solve_within(
 
 
 def _fail(t: Trial, exc: BaseException) -> None:
-    if isinstance(exc, BackendUnavailable):
+    if isinstance(exc, BackendUnavailable | FormUnavailable):
         t.status = Status.SKIPPED
         t.reason = f"{exc} (at iteration {t.iterations + 1})" if t.iterations else str(exc)
         return

@@ -335,3 +335,42 @@ def instance_times(trials: pd.DataFrame) -> pd.DataFrame:
         rows.append(row)
     out = pd.DataFrame(rows)  # smallest board first, by its faces (any board kind)
     return out.sort_values("_c", kind="stable").drop(columns="_c")
+
+
+# The reference page's own iteration counts for reference10 (shared/reference/
+# qubopp_slitherlink_en.txt): its Python program on ABS3 with a GPU, and its C++ one.
+PAGE_RANGES = {"page, Python (ABS3, GPU)": (2, 12), "page, C++": (6, 14)}
+
+
+def page_table(trials: pd.DataFrame, puzzle: str = "reference10") -> pd.DataFrame:
+    """Iterations on the page's board beside the page's ranges: per form x backend, the solved
+    trials' solves and rounds (energy-0 solves) as min / median / max, median wall time and
+    the modes (CPU/GPU) the trials ran in."""
+    d = ran_only(trials[trials.puzzle == puzzle])
+    rows = []
+    for (form, backend), g in d.groupby(CELL_KEYS, sort=False):
+        ok = g[g.status == "solved"]
+        rounds = ok["iterations"] - ok["retries"]
+        span = lambda s: f"{s.min():g} / {s.median():g} / {s.max():g}" if len(s) else "–"  # noqa: E731
+        rows.append(
+            {
+                "form / backend": f"{form} / {backend}",
+                "solved": f"{len(ok)}/{len(g)}",
+                "solves min / median / max": span(ok["iterations"]),
+                "rounds min / median / max": span(rounds),
+                "wall s, median (solved)": f"{ok['wall_s'].median():.1f}" if len(ok) else "–",
+                "mode": ", ".join(sorted(set(map(str, g["mode"])) - {""})) or "–",
+            }
+        )
+    for label, (lo, hi) in PAGE_RANGES.items():
+        rows.append(
+            {
+                "form / backend": label,
+                "solved": "reported",
+                "solves min / median / max": f"{lo} / – / {hi}",
+                "rounds min / median / max": "–",
+                "wall s, median (solved)": "a few s (GPU)" if "GPU" in label else "–",
+                "mode": "GPU" if "GPU" in label else "–",
+            }
+        )
+    return pd.DataFrame(rows)

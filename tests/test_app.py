@@ -261,6 +261,7 @@ def test_multirun_launchers(tmp_path: Path, launcher: str) -> None:
         (["time_limit_s=abc"], "error: time_limit_s must be a number, got 'abc'"),
         (["repetitions=-1"], "error: repetitions must be at least 1, got -1"),
         (["cut=wall"], "error: cut must be one of loop, region, got 'wall'"),
+        (["variables=vertex"], "error: variables must be one of edge, face, got 'vertex'"),
         (
             ["formulation=cons", "backend=sat", "backend.mode=both", "puzzle=tiny"],
             "mode must be one of iterative, direct",

@@ -8,6 +8,11 @@ constraint of the description through one method (``add_constraint``: clue sums 
 rules when the trial starts, each new cut as the run goes; incremental solvers keep what they
 learnt), turned into rows or clauses by :mod:`.encode`, and solves (``solve_edges``).
 
+A puzzle with a rule on faces (No-Square) gets a face channel first: ``add_face_vars``
+makes one Boolean per face and :func:`.encode.over_labels` ties them to the edges and turns
+each face rule into a row over them, so ``add_constraint`` sees rows over variable labels
+only; answers stay edges.
+
 ``mode: direct`` solves the whole puzzle in one step instead (one iteration, as the ZDD):
 ``solve_direct``, by default the lazy-constraint loop (each solve's loops cut inside the
 backend, as the formulation's ``cut`` says: loop or region, until one loop remains); CP-SAT
@@ -33,6 +38,7 @@ from ..formulations import (
 from ..puzzle import Puzzle
 from ..record import Capability, ExactResult, SolveResult
 from .base import Backend
+from .encode import needs_faces, over_labels
 
 
 class NoSolution(RuntimeError):
@@ -56,14 +62,22 @@ class ConstraintBackend(Backend):
         self._cuts = 0
 
     def build(self, puzzle: Puzzle) -> None:
-        """A fresh solver holding every clue sum and degree rule, before any cut."""
+        """A fresh solver holding every clue sum, degree rule and puzzle rule, before any
+        cut (with a face channel where a rule is on faces)."""
         self.new_model(puzzle)
-        for c in base_constraints(puzzle):
+        constraints = base_constraints(puzzle)
+        labels = self.add_face_vars(puzzle.num_faces) if needs_faces(constraints) else None
+        for c in over_labels(puzzle, constraints, labels):
             self.add_constraint(c)
 
     @abstractmethod
     def new_model(self, puzzle: Puzzle) -> None:
         """A fresh solver with one Boolean per edge and no constraint yet."""
+
+    @abstractmethod
+    def add_face_vars(self, count: int) -> list[int]:
+        """``count`` fresh Booleans after the edges' (one per face); returns their labels,
+        the indices ``add_constraint``'s rows name them by."""
 
     @abstractmethod
     def add_constraint(self, c: Constraint) -> None:

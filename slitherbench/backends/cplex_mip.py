@@ -1,7 +1,7 @@
 """The real CPLEX (IBM's ``cplex`` package, Community Edition) inside the iterative method:
 the survey's IP solver. The same rows as the HiGHS backend (:mod:`.encode`): binaries x_e,
 clue rows, degree rows sum x - 2 y_p = 0 with a binary y_p, one row per cut, the previous
-solution as a MIP start.
+solution as a MIP start; No-Square's face binaries and rows as in the HiGHS backend.
 
 The Community Edition solves at most 1000 variables and 1000 constraints (error 1016): a
 model past that is ``skipped`` with the limit and the model's size in the reason, as
@@ -41,6 +41,11 @@ class CplexBackend(ConstraintBackend):
         c.parameters.threads.set(int(self.params["threads"]))
         c.variables.add(types="B" * puzzle.num_edges)
         self._c, self._edges = c, puzzle.num_edges
+
+    def add_face_vars(self, count: int) -> list[int]:
+        first = self._c.variables.get_num()
+        self._c.variables.add(types="B" * count)
+        return list(range(first, first + count))
 
     def add_constraint(self, con: Constraint) -> None:
         row = linear_row(con)

@@ -24,6 +24,8 @@ from itertools import combinations, pairwise
 from typing import Any
 
 from ..formulations import Constraint
+from ..formulations.base import CHANNEL, face_channel, needs_faces, over_labels  # noqa: F401
+from ..puzzle import Puzzle
 
 # The relations of :meth:`LinearRow.relations` as functions of (expression, value): CP-SAT's
 # and HiGHS's expressions build their constraints from these operators.
@@ -67,6 +69,14 @@ class LinearRow:
         least = sum(min(a, 0) for _, a in self.terms)
         most = sum(max(a, 0) for _, a in self.terms)
         return (self.lo if self.lo > least else None, self.hi if self.hi < most else None)
+
+
+def face_rows(
+    puzzle: Puzzle, constraints: Sequence[Constraint], labels: Sequence[int]
+) -> list[Constraint]:
+    """Only the face part of :func:`over_labels`: the channel and the face constraints on
+    labels (for a model whose edge rules are written otherwise, CP-SAT's circuit)."""
+    return over_labels(puzzle, [c for c in constraints if c.faces], labels)
 
 
 def linear_row(c: Constraint) -> LinearRow:

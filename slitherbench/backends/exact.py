@@ -29,6 +29,10 @@ class ExactBackend(ConstraintBackend):
     def new_model(self, puzzle: Puzzle) -> None:
         self.build(puzzle)
 
+    def add_face_vars(self, count: int) -> list[int]:
+        assert self._cp is not None, "start() was not called"
+        return self._cp.add_face_vars(count)
+
     def add_constraint(self, c: Constraint) -> None:
         assert self._cp is not None, "start() was not called"
         self._cp.add_constraint(c)

@@ -1,7 +1,9 @@
 """Integer programming (HiGHS, through highspy) inside the iterative method, the survey's
 IP family: binaries x_e, and the constraint description as rows (:mod:`.encode`): clue rows
 sum x = n, degree rows sum x - 2 y_p = 0 with a binary y_p, and a row sum_{e in L} x_e <= |L| - 1
-per loop cut, added to the same model as the run goes. A pure
+per loop cut, added to the same model as the run goes; No-Square adds a binary per face with
+x_e + c_f + c_g - 2 w_e = 0 per edge (x_e = c_f XOR c_g) and a row c_a + c_b + c_c + c_d <= 3
+per 2x2 block. A pure
 feasibility problem (no objective); the previous solution is offered as a MIP start.
 """
 
@@ -48,11 +50,17 @@ class HighsBackend(ConstraintBackend):
         h = _quiet_highs()
         h.setOptionValue("threads", int(self.params["threads"]))
         self._x = [h.addBinary() for _ in range(puzzle.num_edges)]
+        self._vars = list(self._x)  # the edges, then any face binaries: the rows' labels
         self._h = h
+
+    def add_face_vars(self, count: int) -> list[int]:
+        first = len(self._vars)
+        self._vars += [self._h.addBinary() for _ in range(count)]
+        return list(range(first, first + count))
 
     def add_constraint(self, c: Constraint) -> None:
         row = linear_row(c)
-        x = self._x
+        x = self._vars
         total = sum(x[e] for e, _ in row.terms) if row.unit else sum(a * x[e] for e, a in row.terms)
         if row.step:
             z = self._h.addBinary() if row.z_max == 1 else self._h.addIntegral(0, row.z_max)

@@ -19,7 +19,11 @@ class PyqbppBackend(Backend):
     needs_fresh_process = True
     solver_class: ClassVar[str]
 
-    def __init__(self, **params: Any) -> None:
+    def __init__(self, search_time_s: float | None = None, **params: Any) -> None:
+        if search_time_s is not None:
+            if not float(search_time_s) > 0:
+                raise ValueError(f"search_time_s must be positive or null, got {search_time_s!r}")
+            params["search_time_s"] = float(search_time_s)  # only when set: hashes stay
         super().__init__(**params)
         self.session: QbppSession | None = None
 
@@ -38,7 +42,11 @@ class PyqbppBackend(Backend):
         return getattr(self.session.qbpp, self.solver_class)(expr)
 
     def search_params(self, seed: int, time_limit_s: float) -> dict[str, Any]:
-        return {"target_energy": 0, "time_limit": time_limit_s, "seed": seed}
+        # search_time_s caps one search (a stuck one ends and the runner retries from its
+        # sample, as the page's loop does); by default a search may use the rest of the trial.
+        cap = self.params.get("search_time_s")
+        limit = min(time_limit_s, cap) if cap else time_limit_s
+        return {"target_energy": 0, "time_limit": limit, "seed": seed}
 
     def solve(
         self, model: Model, *, seed: int, hint: Mapping[int, int] | None, time_limit_s: float

@@ -35,9 +35,7 @@ class QbppSession:
     def _var(self, model: Model, label: int) -> Any:
         v = self.vars.get(label)
         if v is None:
-            E, P = model.puzzle.num_edges, model.puzzle.num_points
-            name = f"x{label}" if label < E else (f"y{label - E}" if label < E + P else f"s{label}")
-            v = self.vars[label] = self.qbpp.var(name)
+            v = self.vars[label] = self.qbpp.var(model.label_name(label))
         return v
 
     def sync(self, model: Model) -> None:
@@ -47,11 +45,7 @@ class QbppSession:
             return
         needed = set()
         for p in new_pieces:
-            needed.update(p.constraint.edges)
-            needed.update(p.aux)
-            if p.poly:
-                for term in p.poly:
-                    needed.update(term)
+            needed.update(p.labels)
         missing = needed - set(self.vars)
         left = self.budget_left()
         if len(missing) > left:
@@ -68,7 +62,10 @@ class QbppSession:
         q = self.qbpp
         if p.native is not None:
             c = p.constraint
-            total = q.sum([a * self.vars[e] for e, a in c.linear().items()])
+            if p.lhs is not None:  # face variables: a polynomial (XOR sums)
+                total = self._poly_expr(p.lhs)
+            else:
+                total = q.sum([a * self.vars[e] for e, a in c.linear().items()])
             lo, hi = min(c.allowed), max(c.allowed)
             if len(c.allowed) == 1:
                 con = q.cons(total, equal=c.allowed[0])
@@ -78,8 +75,11 @@ class QbppSession:
                 con = q.cons(total, equal=list(c.allowed))
             return p.native.weight * con if p.native.weight != 1 else con
         assert p.poly is not None
+        return self._poly_expr(p.poly)
+
+    def _poly_expr(self, poly: Mapping[tuple[int, ...], int]) -> Any:
         out: Any = 0
-        for term, coeff in p.poly.items():
+        for term, coeff in poly.items():
             t: Any = coeff
             for label in term:
                 t = t * self.vars[label]

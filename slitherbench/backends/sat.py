@@ -2,6 +2,8 @@
 family. The constraint description becomes CNF in :mod:`.encode`: clue sums are cardinality
 constraints (pysat's encodings); degree in {0, 2} is "no point has exactly one edge" plus "no
 three of its edges together"; a loop cut is one clause, and so is a region cut (by parity).
+No-Square: one variable per face tied to the edges by four XOR clauses per edge (two on the
+rim), and one clause "not all four" per 2x2 block.
 One solver per trial, so clauses learnt in earlier iterations are kept (incremental SAT).
 A solve stops at the time limit where pysat can interrupt the solver (Glucose, MiniSat,
 Maple*; not CaDiCaL, which then solves to the end).
@@ -17,7 +19,7 @@ from typing import Any
 from ..formulations import Constraint, base_constraints, region_parts
 from ..puzzle import Puzzle
 from .constraints import ConstraintBackend
-from .encode import clauses
+from .encode import clauses, needs_faces, over_labels
 
 
 def puzzle_clauses(
@@ -30,8 +32,12 @@ def puzzle_clauses(
 
     top = puzzle.num_edges + max([0, *(guards or {}).values()])
     pool = IDPool(start_from=top + 1)
+    constraints = base_constraints(puzzle)
+    faces = None
+    if needs_faces(constraints):  # only then: plain puzzles keep their variable numbering
+        faces = [pool.id(("face", f)) - 1 for f in range(puzzle.num_faces)]
     out: list[list[int]] = []
-    for c in base_constraints(puzzle):
+    for c in over_labels(puzzle, constraints, faces):
         guard = guards[c.index] if guards is not None and c.kind == "clue" else None
         out += clauses(c, pool, encoding, guard)
     return out
@@ -60,6 +66,9 @@ class SatBackend(ConstraintBackend):
         self._sat = Solver(name=str(self.params["solver"]))
         self._edges = puzzle.num_edges
         self._pool = IDPool(start_from=puzzle.num_edges + 1)
+
+    def add_face_vars(self, count: int) -> list[int]:
+        return [self._pool.id(("face", f)) - 1 for f in range(count)]  # DIMACS id - 1
 
     def add_constraint(self, c: Constraint) -> None:
         if c.kind == "region":  # one clause by parity, not a weighted sum

@@ -1,7 +1,8 @@
 """SMT (z3) inside the iterative method, as in Miyauchi and Tanaka's SMT approach and the
 Flow write-up: Boolean edges, pseudo-Boolean clue sums, degree "0 or 2" per point, a clause
 per loop cut (written by :mod:`.encode` from the constraint description), all in one
-incremental z3 solver."""
+incremental z3 solver. No-Square: a Boolean per face tied to the edges (x_e + c_f + c_g in
+{0, 2}) and a pseudo-Boolean "at most 3 of 4" per 2x2 block."""
 
 from __future__ import annotations
 
@@ -27,9 +28,17 @@ class Z3Backend(ConstraintBackend):
 
         self._s = z3.Solver()
         self._x = [z3.Bool(f"x{e}") for e in range(puzzle.num_edges)]
+        self._vars = list(self._x)  # the edges, then any face Booleans: the rows' labels
+
+    def add_face_vars(self, count: int) -> list[int]:
+        import z3
+
+        first = len(self._vars)
+        self._vars += [z3.Bool(f"c{f}") for f in range(count)]
+        return list(range(first, first + count))
 
     def add_constraint(self, c: Constraint) -> None:
-        self._s.add(z3_expr(c, self._x))
+        self._s.add(z3_expr(c, self._vars))
 
     def require_an_edge(self) -> None:
         import z3

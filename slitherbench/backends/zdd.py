@@ -8,6 +8,10 @@ largest instance): it is built in a forked child under an address-space cap
 (``memory_cap_gb``) and killed at the time limit, and the trial records ``error: out of
 memory (cap N GB)`` instead of taking the machine down. Graphillion's default (greedy) edge
 order is kept: the page's edge numbering ran out of memory even at 5x5.
+
+A puzzle rule on faces (No-Square) is a skip, in one line: the diagram holds edge sets under
+degree and linear edge constraints, and "no 2x2 block of cells inside the loop" is none of
+those (it speaks of the loop's inside, a global property of the edge set).
 """
 
 from __future__ import annotations
@@ -24,9 +28,17 @@ from ..child import run_in_child
 from ..formulations import Model, base_constraints
 from ..puzzle import Puzzle
 from ..record import Capability, SolveResult
-from .base import Backend
+from .base import Backend, BackendUnavailable
 from .constraints import NoSolution, edges_result
 from .encode import linear_row
+
+
+def rules_reason(rules: tuple[str, ...]) -> str:
+    """Why the ZDD skips a puzzle with rules (one line)."""
+    return (
+        f"the ZDD cannot take rule {', '.join(rules)}: graphillion constrains degrees and "
+        "edge sums, not which faces lie inside the loop"
+    )
 
 
 def _count_loops(puzzle: Puzzle, forbidden: list[tuple[int, ...]]) -> tuple[int, list[bool] | None]:
@@ -81,6 +93,10 @@ class ZddBackend(Backend):
 
     def __init__(self, memory_cap_gb: float = 4.0, threads: int = 1, **params: Any) -> None:
         super().__init__(memory_cap_gb=memory_cap_gb, threads=threads, **params)
+
+    def start(self, model: Model) -> None:
+        if model.puzzle.rules:
+            raise BackendUnavailable(rules_reason(model.puzzle.rules))
 
     def solve(
         self, model: Model, *, seed: int, hint: Mapping[int, int] | None, time_limit_s: float

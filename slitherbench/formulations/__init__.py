@@ -1,10 +1,13 @@
-"""Formulations: cons (native constraints), hubo (loop products) and qubo (aux + slack)."""
+"""Formulations: cons (native constraints), hubo (loop products) and qubo (aux + slack), each
+over one binary per edge (the page) or, with ``variables="face"``, one per face
+(:mod:`.faces`: x_e = c_f XOR c_g substituted into every constraint)."""
 
 from .base import (
     CUT_KINDS,
     CUTS,
     Constraint,
     Formulation,
+    FormUnavailable,
     Model,
     base_constraints,
     cut_constraint,
@@ -22,6 +25,7 @@ __all__ = [
     "CUT_KINDS",
     "ConsFormulation",
     "Constraint",
+    "FormUnavailable",
     "Formulation",
     "HuboFormulation",
     "Model",

@@ -4,25 +4,37 @@ The description is a list of :class:`Constraint` (clue sums, point degrees, loop
 as the run goes). A :class:`Formulation` encodes each constraint either as a *native*
 constraint (``cons``, pyqbpp only) or as a penalty polynomial over integer variable labels:
 edges are labels ``0..E-1``, a degree auxiliary ``y_p`` is ``E + p`` and slack bits get
-fresh labels after ``E + P``. :class:`Model` holds the encoded pieces and exports them.
+fresh labels after ``E + P``. With face variables (:mod:`.faces`) faces are labels
+``0..F-1`` instead, and ``y_p`` is ``F + p``. A rule on faces (No-Square) in an edge form
+adds one face label per face and the channel x_e + c_f + c_g in {0, 2} (:func:`over_labels`).
+Kinds a form defers (``Formulation.deferred``: the lazy QUBO's degree rule) are held back
+until a solution breaks them (:meth:`Model.broken_deferred`). :class:`Model` holds the
+encoded pieces and exports them.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import ClassVar, Literal
 
 from ..puzzle import Puzzle
 from ..record import Capability
 
+VARIABLES = ("edge", "face")  # a formulation's ``variables``: one binary per edge or per face
+
 Poly = dict[tuple[int, ...], int]  # sorted label tuple -> integer coefficient; () is the constant
-Kind = Literal["clue", "degree", "cut", "region"]
+Kind = Literal["clue", "degree", "cut", "region", "no_square", "channel"]
 CUT_KINDS = ("cut", "region")  # constraints added as the run goes
 CUTS = ("loop", "region")  # a formulation's ``cut`` setting: how a found loop is forbidden
+
+
+class FormUnavailable(ValueError):
+    """The form cannot encode this board (e.g. no quadratic degree rule for its points): the
+    trial is skipped with this reason, as for a backend that cannot run."""
 
 
 @dataclass(frozen=True)
@@ -36,6 +48,10 @@ class Constraint:
     allowed: tuple[int, ...]
     coeffs: tuple[int, ...] = ()
     source: tuple[int, ...] = ()  # a cut's loop (the edges it was made from)
+    # A rule on face colours (1 inside the loop, 0 outside) instead of edges: the sum of these
+    # faces' colours must lie in ``allowed``; ``edges`` is then empty (No-Square: a 2x2 block
+    # of faces, allowed 0..3).
+    faces: tuple[int, ...] = ()
 
     @property
     def upper(self) -> int:
@@ -81,6 +97,21 @@ class Piece:
     poly: Poly | None = None
     native: NativeConstraint | None = None
     aux: tuple[int, ...] = ()
+    # Face variables: a native constraint's left-hand side over the labels (XOR sums), and
+    # the auxiliaries' best values for a sample of the other labels.
+    lhs: Poly | None = None
+    fill: Callable[[Mapping[int, int]], dict[int, int]] | None = None
+
+    @property
+    def labels(self) -> set[int]:
+        """Every label the piece uses (what a solver must create for it)."""
+        out = set(self.aux)
+        for poly in (self.poly, self.lhs):
+            for term in poly or ():
+                out.update(term)
+        if self.lhs is None and self.native is not None:
+            out.update(self.constraint.edges)
+        return out
 
 
 def base_constraints(puzzle: Puzzle) -> list[Constraint]:
@@ -92,6 +123,52 @@ def base_constraints(puzzle: Puzzle) -> list[Constraint]:
         for f, n in puzzle.clue_faces
     ]
     out += [Constraint("degree", p, edges, (0, 2)) for p, edges in enumerate(puzzle.point_edges)]
+    if "no_square" in getattr(puzzle, "rules", ()):
+        out += no_square_constraints(puzzle)
+    return out
+
+
+def no_square_constraints(puzzle: Puzzle) -> list[Constraint]:
+    """No-Square: no 2x2 block of faces entirely inside the loop (colour sum <= 3)."""
+    from ..rules import no_square_blocks
+
+    return [
+        Constraint("no_square", k, (), (0, 1, 2, 3), faces=block)
+        for k, block in enumerate(no_square_blocks(puzzle.board))
+    ]
+
+
+# The channel's constraint kind: a row of the exact families only, never a formulation's.
+CHANNEL = "channel"
+
+
+def needs_faces(constraints: Sequence[Constraint]) -> bool:
+    """Whether any constraint is on face colours (a face channel must be added)."""
+    return any(c.faces for c in constraints)
+
+
+def face_channel(puzzle: Puzzle, labels: Sequence[int]) -> list[Constraint]:
+    """x_e = c_f XOR c_g for every edge, as "x_e + c_f + c_g is even" (face f's variable is
+    ``labels[f]``; the outside, -1, is 0 and drops out)."""
+    return [
+        Constraint(CHANNEL, e, (e, *(labels[h] for h in (f, g) if h >= 0)), (0, 2))
+        for e, (f, g) in enumerate(puzzle.board.edge_faces)
+    ]
+
+
+def over_labels(
+    puzzle: Puzzle, constraints: Sequence[Constraint], labels: Sequence[int] | None
+) -> list[Constraint]:
+    """The constraints as rows over variable labels (edge e is label e): with face
+    constraints among them, ``labels`` (one per face, fresh variables of the solver) first
+    get the :func:`face_channel`, and each face constraint becomes one on those labels."""
+    if not needs_faces(constraints):
+        return list(constraints)
+    if labels is None:
+        raise ValueError("face constraints need one variable label per face")
+    out = face_channel(puzzle, labels)
+    for c in constraints:
+        out.append(replace(c, edges=tuple(labels[f] for f in c.faces), faces=()) if c.faces else c)
     return out
 
 
@@ -186,11 +263,19 @@ class Formulation(ABC):
     packages: ClassVar[tuple[str, ...]] = ()  # recorded in the provenance columns
 
     def __init__(
-        self, clue_weight: int = 1, degree_weight: int = 1, cut_weight: int = 1, cut: str = "loop"
+        self,
+        clue_weight: int = 1,
+        degree_weight: int = 1,
+        cut_weight: int = 1,
+        cut: str = "loop",
+        variables: str = "edge",
     ) -> None:
         if cut not in CUTS:
             raise ValueError(f"cut must be one of {', '.join(CUTS)}, got {cut!r}")
+        if variables not in VARIABLES:
+            raise ValueError(f"variables must be one of {', '.join(VARIABLES)}, got {variables!r}")
         self.cut = cut
+        self.variables = variables
         for label, w in (("clue", clue_weight), ("degree", degree_weight), ("cut", cut_weight)):
             if int(w) != w or w < 1:
                 raise ValueError(f"{label}_weight must be a positive integer, got {w!r}")
@@ -199,10 +284,30 @@ class Formulation(ABC):
             "degree": int(degree_weight),
             "cut": int(cut_weight),
             "region": int(cut_weight),  # region cuts are cuts: one weight for both
+            "no_square": int(clue_weight),  # a rule of the puzzle, weighed as its clues
+            "channel": int(degree_weight),  # an edge form's face variables tied to the edges
         }
 
     @abstractmethod
-    def encode(self, c: Constraint, model: Model) -> Piece: ...
+    def encode(self, c: Constraint, model: Model) -> Piece:
+        """One constraint over edge variables."""
+
+    def encode_face(self, c: Constraint, model: Model) -> Piece:
+        """One constraint over face variables (:mod:`.faces`)."""
+        raise ValueError(f"the {self.name} form has no face-variable encoding")
+
+    def encode_piece(self, c: Constraint, model: Model) -> Piece:
+        return self.encode_face(c, model) if self.faces else self.encode(c, model)
+
+    @property
+    def faces(self) -> bool:
+        """One binary per face (:mod:`.faces`) instead of one per edge."""
+        return self.variables == "face"
+
+    @property
+    def deferred(self) -> frozenset[str]:
+        """Constraint kinds the form adds only where a solution broke them (lazily)."""
+        return frozenset()
 
     def aux_values(self, piece: Piece, edges: Sequence[bool]) -> dict[int, int]:
         """Auxiliary values that minimise this piece's penalty for the given edges (hints)."""
@@ -212,10 +317,21 @@ class Formulation(ABC):
         out: dict[str, object] = {f"{k}_weight": self.weights[k] for k in ("clue", "degree", "cut")}
         if self.cut != "loop":  # added later: the default stays out of stored parameters
             out["cut"] = self.cut
+        if self.faces:  # the same
+            out["variables"] = self.variables
         return out
 
     def describe(self) -> str:
-        return self.name + self.cut_suffix
+        return self.label + self.cut_suffix
+
+    @property
+    def label(self) -> str:
+        """The form's name with its variables: ``cons``, ``cons/face``."""
+        return self.name + self.variables_suffix
+
+    @property
+    def variables_suffix(self) -> str:
+        return "/face" if self.faces else ""
 
     @property
     def cut_suffix(self) -> str:
@@ -244,14 +360,39 @@ class Model:
     next_label: int = 0
     _poly: Poly = field(default_factory=dict)
     _labels: set[int] = field(default_factory=set)
+    face_labels: tuple[int, ...] = ()  # an edge form's face variables (for a rule on faces)
+    deferred: list[Constraint] = field(default_factory=list)  # not encoded until broken
 
     @classmethod
     def build(cls, puzzle: Puzzle, formulation: Formulation) -> Model:
-        m = cls(puzzle, formulation, next_label=puzzle.num_edges + puzzle.num_points)
-        m._labels.update(range(puzzle.num_edges))
-        for c in base_constraints(puzzle):
-            m._add(c)
+        """Edge variables are labels 0..E-1, a point's auxiliary E + p; face variables are
+        labels 0..F-1 (the board's outside is fixed at 0, no label), a point's auxiliary F + p.
+        Slack bits follow."""
+        first = puzzle.num_faces if formulation.faces else puzzle.num_edges
+        m = cls(puzzle, formulation, next_label=first + puzzle.num_points)
+        m._labels.update(range(first))
+        constraints = base_constraints(puzzle)
+        if needs_faces(constraints) and not formulation.faces:
+            # A rule on faces (No-Square) in an edge form: face variables for it alone, tied
+            # to the edges by x_e + c_f + c_g in {0, 2} (the exact families' channel).
+            m.face_labels = m.new_labels(puzzle.num_faces)
+            m._labels.update(m.face_labels)
+            constraints = over_labels(puzzle, constraints, m.face_labels)
+        for c in constraints:
+            if c.kind in formulation.deferred:
+                m.deferred.append(c)
+            else:
+                m._add(c)
         return m
+
+    def broken_deferred(self, edges: Sequence[bool]) -> list[Constraint]:
+        """The deferred constraints a solution breaks (a lazy form's next additions)."""
+        return [c for c in self.deferred if not c.holds(edges)]
+
+    def add_deferred(self, constraints: Sequence[Constraint]) -> None:
+        for c in constraints:
+            self.deferred.remove(c)
+            self._add(c)
 
     @property
     def num_cuts(self) -> int:
@@ -262,8 +403,21 @@ class Model:
         self.next_label += n
         return out
 
+    @property
+    def faces(self) -> bool:
+        return self.formulation.faces
+
+    def label_name(self, label: int) -> str:
+        """A variable's name for solvers: x (edge) or c (face), y (point auxiliary), s."""
+        first = self.puzzle.num_faces if self.faces else self.puzzle.num_edges
+        if label < first:
+            return f"{'c' if self.faces else 'x'}{label}"
+        if label in self.face_labels:
+            return f"c{label - self.face_labels[0]}"
+        return f"y{label - first}" if label < first + self.puzzle.num_points else f"s{label}"
+
     def _add(self, c: Constraint) -> Piece:
-        piece = self.formulation.encode(c, self)
+        piece = self.formulation.encode_piece(c, self)
         self.pieces.append(piece)
         self._labels.update(piece.aux)
         if piece.poly is not None:
@@ -336,22 +490,38 @@ class Model:
 
     # -- evaluation ------------------------------------------------------------------------
     def energy(self, sample: Mapping[int, int]) -> int:
-        """The form's energy: penalties, plus weight * distance^2 for native constraints."""
+        """The form's energy: penalties, plus weight * distance^2 for native constraints
+        (judged on the edges the sample decodes to)."""
         total = evaluate(self._poly, sample)
         for p in self.pieces:
             if p.native is not None:
-                s = p.constraint.total(sample)
-                total += p.native.weight * p.constraint.distance(s) ** 2
+                c = p.constraint
+                s = evaluate(p.lhs, sample) if p.lhs is not None else c.total(sample)
+                total += p.native.weight * c.distance(s) ** 2
         return total
 
     def edges_of(self, sample: Mapping[int, int]) -> list[bool]:
+        """The edges a sample stands for (face variables: the borders between colours)."""
+        if self.faces:
+            return self.puzzle.board.boundary(
+                [bool(sample.get(f, 0)) for f in range(self.puzzle.num_faces)]
+            )
         return [bool(sample.get(e, 0)) for e in range(self.puzzle.num_edges)]
 
     def complete(self, edges: Sequence[bool]) -> dict[int, int]:
-        """A full assignment from edge values, auxiliaries chosen to minimise the energy."""
-        sample = {e: int(bool(x)) for e, x in enumerate(edges)}
+        """A full assignment from edge values, auxiliaries chosen to minimise the energy.
+        Face variables: the colouring whose borders are these edges (every degree even)."""
+        if self.faces:
+            sample = {f: int(v) for f, v in enumerate(self.puzzle.board.inside(edges))}
+        else:
+            sample = {e: int(bool(x)) for e, x in enumerate(edges)}
+            if self.face_labels:
+                inside = self.puzzle.board.inside(edges)
+                sample.update((lb, int(v)) for lb, v in zip(self.face_labels, inside, strict=True))
         for p in self.pieces:
-            if p.aux:
+            if p.fill is not None:
+                sample.update(p.fill(sample))
+            elif p.aux:
                 sample.update(self.formulation.aux_values(p, edges))
         return sample
 

@@ -1,10 +1,12 @@
 """Native constraints, as on the reference page: qbpp.cons for clue sums, degree in {0, 2}
-and each loop cut sum x_e <= |L| - 1. No auxiliary variables; only pyqbpp solvers take it."""
+and each loop cut sum x_e <= |L| - 1. No auxiliary variables; only pyqbpp solvers take it.
+With ``variables: face`` the same constraints over x_e = c_f XOR c_g (:mod:`.faces`)."""
 
 from __future__ import annotations
 
 from ..record import Capability
 from .base import Constraint, Formulation, Model, NativeConstraint, Piece
+from .faces import native_piece
 
 
 class ConsFormulation(Formulation):
@@ -13,3 +15,8 @@ class ConsFormulation(Formulation):
 
     def encode(self, c: Constraint, model: Model) -> Piece:
         return Piece(c, native=NativeConstraint(c, self.weights[c.kind]))
+
+    def encode_face(self, c: Constraint, model: Model) -> Piece:
+        # Every constraint over the XOR sums: pyqbpp's cons takes a polynomial and creates no
+        # counted variable, so reference10 is exactly its 100 faces.
+        return native_piece(c, model, self.weights[c.kind])

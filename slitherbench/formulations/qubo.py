@@ -1,14 +1,28 @@
 """QUBO form: clue (sum - n)^2; degree (deg - 2 y_p)^2; a loop cut sum x_e <= |L| - 1 as
 (sum x_e + s - (|L| - 1))^2 with a binary slack s in [0, |L| - 1]: ceil(log2 |L|) bits, the
 top coefficient trimmed so s never exceeds |L| - 1. A region cut gets a slack the same way
-(:func:`~.penalties.region_slack_penalty`)."""
+(:func:`~.penalties.region_slack_penalty`).
+
+With ``variables: face`` (:mod:`.faces`): clues (sum - n)^2, exactly quadratic in face bits;
+the degree rule by one auxiliary per point of 4 or more faces (a quadratic gadget; points of
+at most 3 faces need none), or with ``degree_mode: lazy`` only at points where a solution
+had degree 4 or more (added as the run goes, like cuts); a loop cut forbids its two on-patterns over face literals by
+slack; No-Square by a slack. Region cuts over XOR sums would be quartic: loop cuts only."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..record import Capability
 from .base import Constraint, Formulation, Model, Piece, Poly, add_poly, square_linear, sum_edges
+from .faces import (
+    degree_gadget_piece,
+    parity_aux_penalty,
+    pattern_cut_piece,
+    slack_piece,
+    squared_piece,
+)
 from .penalties import (
     clue_penalty,
     degree_aux_penalty,
@@ -26,10 +40,54 @@ class QuboFormulation(Formulation):
     name = "qubo"
     produces = frozenset({Capability.QUADRATIC, Capability.POLYNOMIAL})
 
+    def __init__(self, degree_mode: str = "aux", **params: Any) -> None:
+        super().__init__(**params)
+        if degree_mode not in ("aux", "lazy"):
+            raise ValueError(f"degree_mode must be 'aux' or 'lazy', got {degree_mode!r}")
+        if degree_mode == "lazy" and not self.faces:
+            raise ValueError(
+                "degree_mode=lazy is for variables=face (edge degrees need their rule)"
+            )
+        self.degree_mode = degree_mode
+        if self.faces and self.cut == "region":
+            raise ValueError(
+                "the qubo form with variables=face takes loop cuts only (a region cut over XOR "
+                "sums is quartic); use cut=loop or the hubo form"
+            )
+
+    @property
+    def deferred(self) -> frozenset[str]:
+        # lazy: a point's degree rule enters only once a solution broke it there
+        return frozenset({"degree"}) if self.degree_mode == "lazy" else frozenset()
+
+    def params(self) -> dict[str, object]:
+        out = super().params()
+        if self.degree_mode != "aux":  # added later: the default stays out of stored params
+            out["degree_mode"] = self.degree_mode
+        return out
+
+    def describe(self) -> str:
+        mode = "" if self.degree_mode == "aux" else f"[{self.degree_mode}]"
+        return f"qubo{mode}{self.variables_suffix}{self.cut_suffix}"
+
+    def encode_face(self, c: Constraint, model: Model) -> Piece:
+        w = self.weights.get(c.kind, self.weights["clue"])
+        if c.kind == "clue":
+            return squared_piece(c, model, w, c.allowed[0])
+        if c.kind == "degree":
+            return degree_gadget_piece(c, model, w)
+        if c.kind == "no_square":
+            return slack_piece(c, model, w)
+        return pattern_cut_piece(c, model, w)
+
     def encode(self, c: Constraint, model: Model) -> Piece:
         w = self.weights[c.kind]
         if c.kind == "clue":
             return clue_penalty(c, w)
+        if c.kind == "channel":  # x_e + c_f + c_g = 2 w_e: one auxiliary per edge
+            return parity_aux_penalty(c, model, w)
+        if c.kind == "no_square":  # the block's face labels sum to at most 3, by slack
+            return slack_piece(c, model, w, lhs={(lb,): 1 for lb in c.edges})
         if c.kind == "degree":
             return degree_aux_penalty(c, model, w)
         if c.kind == "region":
