@@ -1,5 +1,6 @@
 """Colorlink: the checker on hand-built answers, the text format and its errors, generated
-puzzles unique by enumeration, the SAT and annealing paths of the iterative method, the CLI."""
+puzzles unique by enumeration, the SAT and annealing paths of the iterative method (edge and
+face variables, the face HUBO exhaustively on 2x2 and 2x3 boards), the CLI."""
 
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ from slitherbench.colorlink import (
 from slitherbench.colorlink.anneal import QuboModel
 from slitherbench.colorlink.check import components
 from slitherbench.colorlink.cli import main as cli_main
-from slitherbench.colorlink.constraints import base_rows, layers_of, num_variables
+from slitherbench.colorlink.constraints import Row, base_rows, layers_of, num_variables
+from slitherbench.colorlink.faces import FaceModel
 from slitherbench.colorlink.sat import SatModel
 
 pytest.importorskip("pysat")
@@ -212,6 +214,83 @@ def test_simulated_annealing_on_5x5_two_colours() -> None:
     assert ok >= 2
 
 
+# -- face variables per colour -------------------------------------------------------------
+def min_energies(model: FaceModel) -> list[int]:
+    """The face HUBO's energy at every face assignment, every auxiliary minimised out
+    (bit i of an assignment index is label i: faces first, auxiliaries after)."""
+    import numpy as np
+
+    n = model.num_labels
+    assert n <= 20
+    index = np.arange(2**n)
+    energy = np.zeros(2**n, dtype=np.int64)
+    for term, a in model.poly.items():
+        mask = sum(1 << lb for lb in term)
+        energy += a * ((index & mask) == mask)
+    return energy.reshape(2 ** (n - model.num_faces), 2**model.num_faces).min(axis=0).tolist()
+
+
+FACE_CASES = [  # (puzzle, degree rule, cut: a colour's loops around these cells, zero states)
+    ("4r2k/.4g", "ban", None, 1),  # red and green loops that cross at the middle point
+    ("4r2k/.4g", "gadget", None, 1),
+    ("3r2k./.1g3g", "ban", None, 1),
+    (".2r./2k4g.", "ban", None, 1),  # red: two loops, cells (1,1) and (1,3)
+    (".2r./2k4g.", "gadget", ("r", [(0, 0)]), 0),  # a cut of one loop: two face patterns
+    (".2r./2k4g.", "ban", ("r", [(0, 0), (0, 2)]), 0),  # of two loops: the XOR sum by a slack
+]
+
+
+@pytest.mark.parametrize(("text", "degree", "cut", "zeros"), FACE_CASES)
+def test_the_face_hubo_is_zero_exactly_where_every_row_holds(
+    text: str, degree: str, cut: tuple | None, zeros: int
+) -> None:
+    """Every face assignment of both colours: energy 0 exactly when the decoded edges hold
+    every row (clues, black clues, degrees, exclusivity, the cut)."""
+    p = read_colorlink(text)
+    E, (rows_n, cols_n) = p.board.num_edges, (p.board.height, p.board.width)
+    rows = base_rows(p)
+    if cut is not None:
+        colour, cells = cut
+        k = p.colours.index(colour)
+        loop = [e for e, on in enumerate(square_loop(rows_n, cols_n, cells)) if on]
+        rows.append(Row("cut", tuple(k * E + e for e in loop), tuple(range(len(loop))), colour))
+    model = FaceModel(p, rows, degree=degree)
+    assert model.max_degree() == 4 and model.num_faces == 2 * p.board.num_faces
+    energies = min_energies(model)
+    for i, e in enumerate(energies):
+        faces = {v: (i >> v) & 1 for v in range(model.num_faces)}
+        assert e >= 0 and (e == 0) == (model.broken(model.edges_of(faces)) == 0), (i, e)
+        if i % 7 == 0:  # the filled auxiliaries are the best ones
+            assert model.energy(model.full_state(faces)) == e
+    assert energies.count(0) == zeros
+
+
+def test_face_clue_penalties_are_quadratic_and_black_ones_quartic() -> None:
+    p = read_colorlink("3r2k./.1g3g")
+    assert FaceModel(p, [r for r in base_rows(p) if r.kind == "clue"]).max_degree() == 2
+    assert FaceModel(p, [r for r in base_rows(p) if r.kind == "black"]).max_degree() == 4
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 3), (4, 4)])
+def test_openjij_solves_a_small_generated_puzzle_on_face_variables(rows: int, cols: int) -> None:
+    pytest.importorskip("openjij")
+    p = generate_colorlink(rows, cols, 2, 2)
+    for seed in range(3):  # a sampler: one success of three fixed seeds is the claim
+        r = solve_colorlink(p, "sa", seed=seed, time_limit_s=3, variables="face")
+        if r.status == "solved":
+            assert check_colorlink(p, r.answer) == [] and r.answer == p.meta["answer"]
+            break
+    else:
+        raise AssertionError("no seed solved")
+
+
+def test_face_variables_are_for_the_annealer_only() -> None:
+    with pytest.raises(ValueError, match="face variables are for the annealing path"):
+        solve_colorlink(read_colorlink("4r4g"), "sat", variables="face")
+    with pytest.raises(ValueError, match="unknown variables 'point'"):
+        solve_colorlink(read_colorlink("4r4g"), "sa", variables="point")
+
+
 # -- the command line ----------------------------------------------------------------------
 def test_cli_generates_text_that_solves(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
     assert cli_main(["generate", "4x4", "--colours", "2", "--seed", "1"]) == 0
@@ -230,6 +309,7 @@ def test_cli_generates_text_that_solves(tmp_path: Path, capsys: pytest.CaptureFi
         (["solve", "missing.txt"], "error: no such file: missing.txt"),
         (["generate", "5"], "error: size '5' is not ROWSxCOLS"),
         (["solve", "4r4g", "--method", "qa"], "error: argument --method: invalid choice"),
+        (["solve", "4r4g", "--variables", "face"], "error: --variables face needs --method sa"),
     ],
 )
 def test_cli_errors_are_one_line_exit_2_and_write_nothing(

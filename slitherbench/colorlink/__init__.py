@@ -9,8 +9,9 @@ name; each needs exactly one loop, and a colour no clue names has none.
 
 One module per concern: :mod:`.model` (puzzle, answer), :mod:`.text` (the text format),
 :mod:`.check` (the independent checker), :mod:`.constraints` (the rows and the iterative
-method's step), :mod:`.sat` and :mod:`.anneal` (the two solvers), :mod:`.solve` (the
-iterative method), :mod:`.generate`, :mod:`.drawing`, :mod:`.cli`.
+method's step), :mod:`.sat` and :mod:`.anneal` (the two solvers), :mod:`.faces` (the rows
+over face variables per colour, a HUBO for the annealer), :mod:`.solve` (the iterative
+method), :mod:`.generate`, :mod:`.drawing`, :mod:`.cli`.
 
 >>> from slitherbench.colorlink import read_colorlink, solve_colorlink, check_colorlink
 >>> p = read_colorlink("2g../.2g3r/.3k.")
@@ -19,7 +20,8 @@ iterative method), :mod:`.generate`, :mod:`.drawing`, :mod:`.cli`.
 ('solved', 1, [])
 
 The package lives beside the Slitherlink harness and shares only its boards
-(:mod:`slitherbench.boards`): the harness's formulations, runner and store are not used.
+(:mod:`slitherbench.boards`) and, for face variables, the face polynomials of
+:mod:`slitherbench.formulations.faces`: the harness's forms, runner and store are not used.
 """
 
 from .check import check_colorlink

@@ -1,6 +1,7 @@
 """The command line: solve a puzzle (a file or the text itself), or generate one.
 
     python -m slitherbench.colorlink solve "2r../.3k./..1g" --method sat --figure out.png
+    python -m slitherbench.colorlink solve "2r../.3k./..1g" --method sa --variables face
     python -m slitherbench.colorlink generate 5x5 --colours 2 --seed 1
 
 Any error (unreadable input, a puzzle without an answer, a bad option) is one ``error:`` line
@@ -15,7 +16,7 @@ import sys
 from pathlib import Path
 
 from .model import ColorlinkError, ColorPuzzle
-from .solve import METHODS, solve_colorlink
+from .solve import METHODS, VARIABLES, solve_colorlink
 from .text import read_colorlink, render_answer, write_colorlink
 
 
@@ -30,6 +31,12 @@ def _parser() -> argparse.ArgumentParser:
     s = sub.add_parser("solve", help="solve a puzzle: a file, or the puzzle's text")
     s.add_argument("puzzle", help="a file, or text such as 2r../.3k./..1g")
     s.add_argument("--method", choices=METHODS, default="sat")
+    s.add_argument(
+        "--variables",
+        choices=VARIABLES,
+        default="edge",
+        help="sa only: one binary per (colour, edge), or per (colour, face) (a HUBO, OpenJij)",
+    )
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--time-limit", type=float, default=60.0, help="seconds (default 60)")
     s.add_argument("--max-iterations", type=int, default=200)
@@ -55,19 +62,24 @@ def read_input(arg: str) -> ColorPuzzle:
 
 
 def _solve(args: argparse.Namespace) -> int:
+    if args.variables == "face" and args.method != "sa":
+        raise ColorlinkError("--variables face needs --method sa")
     puzzle = read_input(args.puzzle)
-    r = solve_colorlink(puzzle, args.method, args.seed, args.time_limit, args.max_iterations)
+    r = solve_colorlink(
+        puzzle, args.method, args.seed, args.time_limit, args.max_iterations, args.variables
+    )
+    how = args.method if args.method == "sat" else f"{args.method}, {args.variables} variables"
     if r.status == "infeasible":
         raise ColorlinkError(f"the puzzle has no answer: {r.reason}")
     if r.answer is None:
         raise ColorlinkError(
-            f"{r.status} after {r.iterations} iterations, {r.seconds:.1f} s ({args.method})"
+            f"{r.status} after {r.iterations} iterations, {r.seconds:.1f} s ({how})"
         )
     if args.figure is not None:
         from .drawing import colorlink_picture
 
         colorlink_picture(puzzle, r.answer, args.figure)
-    print(f"solved: {r.iterations} iterations, {r.cuts} cuts, {r.seconds:.3f} s ({args.method})")
+    print(f"solved: {r.iterations} iterations, {r.cuts} cuts, {r.seconds:.3f} s ({how})")
     print(render_answer(puzzle, r.answer))
     return 0
 

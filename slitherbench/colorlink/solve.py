@@ -8,7 +8,9 @@ solution where the solver takes a start. Two paths:
 * ``sat``: python-sat, exact. "infeasible" is a proof that the puzzle has no answer;
 * ``sa``: the penalty QUBO of :mod:`.anneal` sampled by simulated annealing. A sample that
   breaks a row is retried (counted in ``reads``, not in ``iterations``); it can never prove
-  infeasibility, so a puzzle without an answer ends in ``timeout``.
+  infeasibility, so a puzzle without an answer ends in ``timeout``. ``variables="face"``
+  samples the face-variable HUBO of :mod:`.faces` instead (one binary per colour and face);
+  its samples decode to the same edge variables, judged by the same rows.
 
 Every ``solved`` answer has passed :func:`~.check.check_colorlink`.
 """
@@ -24,6 +26,7 @@ from .constraints import base_rows, num_variables, step
 from .model import ColorAnswer, ColorPuzzle
 
 METHODS = ("sat", "sa")
+VARIABLES = ("edge", "face")
 
 
 @dataclass
@@ -47,16 +50,24 @@ def solve_colorlink(
     seed: int = 0,
     time_limit_s: float = 60.0,
     max_iterations: int = 200,
+    variables: str = "edge",
     **params: object,
 ) -> ColorResult:
-    """Solve by the iterative method; ``params`` go to the annealer (num_sweeps, beta_range)."""
+    """Solve by the iterative method; ``params`` go to the annealer (num_sweeps, beta_range;
+    with face variables also sampler, degree, num_reads: see :mod:`.faces`)."""
     if method not in METHODS:
         raise ValueError(f"unknown method {method!r}; methods: {', '.join(METHODS)}")
+    if variables not in VARIABLES:
+        raise ValueError(f"unknown variables {variables!r}; variables: {', '.join(VARIABLES)}")
+    if variables == "face" and method != "sa":
+        raise ValueError("face variables are for the annealing path (method sa)")
     t0 = time.perf_counter()
     deadline = t0 + time_limit_s
     result = ColorResult("max_iterations")
     if method == "sat":
         _run_sat(puzzle, result, deadline, max_iterations)
+    elif variables == "face":
+        _run_sa_faces(puzzle, result, deadline, max_iterations, seed, params)
     else:
         _run_sa(puzzle, result, deadline, max_iterations, seed, params)
     result.seconds = time.perf_counter() - t0
@@ -107,6 +118,37 @@ def _run_sa(
         if _advance(puzzle, result, x, model.add):
             return
         hint = x
+
+
+def _run_sa_faces(
+    puzzle: ColorPuzzle,
+    result: ColorResult,
+    deadline: float,
+    limit: int,
+    seed: int,
+    params: dict,
+) -> None:
+    from .faces import FaceModel, anneal_faces
+
+    params = dict(params)
+    model = FaceModel(puzzle, base_rows(puzzle), degree=str(params.pop("degree", "ban")))
+    hint = None
+    cache: dict = {}
+    base = random.Random(f"colorlink-sa-face-{seed}").randrange(2**31)
+    while result.iterations < limit:
+        if time.perf_counter() >= deadline:
+            result.status = "timeout"
+            return
+        faces, x, broken, reads = anneal_faces(
+            model, base + result.reads, deadline, hint, cache=cache, **params
+        )
+        result.reads += reads
+        if broken:
+            result.status = "timeout"
+            return
+        if _advance(puzzle, result, x, model.add):
+            return
+        hint = faces
 
 
 def _advance(puzzle: ColorPuzzle, result: ColorResult, x: list[bool], add_rows) -> bool:

@@ -74,10 +74,6 @@ def lhs_poly(board: Board, c: Constraint) -> Poly:
     return out
 
 
-def colours_of(model: Model, sample: Mapping[int, int]) -> list[bool]:
-    return [bool(sample.get(f, 0)) for f in range(model.puzzle.num_faces)]
-
-
 def native_piece(c: Constraint, model: Model, weight: int) -> Piece:
     """cons: the constraint as it is, over the XOR sums (pyqbpp takes polynomial sums)."""
     return Piece(c, native=NativeConstraint(c, weight), lhs=lhs_poly(model.puzzle.board, c))
