@@ -123,7 +123,7 @@ def base_constraints(puzzle: Puzzle) -> list[Constraint]:
         for f, n in puzzle.clue_faces
     ]
     out += [Constraint("degree", p, edges, (0, 2)) for p, edges in enumerate(puzzle.point_edges)]
-    if "no_square" in getattr(puzzle, "rules", ()):
+    if "no_square" in puzzle.rules:
         out += no_square_constraints(puzzle)
     return out
 
@@ -138,7 +138,8 @@ def no_square_constraints(puzzle: Puzzle) -> list[Constraint]:
     ]
 
 
-# The channel's constraint kind: a row of the exact families only, never a formulation's.
+# The channel's constraint kind: face variables tied to the edges where a rule is on faces
+# (the exact families' rows, and an edge form's face variables for that rule).
 CHANNEL = "channel"
 
 
@@ -491,7 +492,7 @@ class Model:
     # -- evaluation ------------------------------------------------------------------------
     def energy(self, sample: Mapping[int, int]) -> int:
         """The form's energy: penalties, plus weight * distance^2 for native constraints
-        (judged on the edges the sample decodes to)."""
+        (their left-hand side over the sample's labels: edges, or the XOR sums of faces)."""
         total = evaluate(self._poly, sample)
         for p in self.pieces:
             if p.native is not None:
