@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from .check import check_colorlink
 from .constraints import base_rows, num_variables, step
@@ -104,20 +106,13 @@ def _run_sa(
     from .anneal import QuboModel, anneal
 
     model = QuboModel(num_variables(puzzle), base_rows(puzzle))
-    hint = None
+
+    def draw(read_seed: int, hint: Any) -> tuple[Any, list[bool], int, int]:
+        x, broken, reads = anneal(model, read_seed, deadline, hint, **params)
+        return x, x, broken, reads
+
     base = random.Random(f"colorlink-sa-{seed}").randrange(2**31)  # seeds' reads never overlap
-    while result.iterations < limit:
-        if time.perf_counter() >= deadline:
-            result.status = "timeout"
-            return
-        x, broken, reads = anneal(model, base + result.reads, deadline, hint, **params)
-        result.reads += reads
-        if broken:
-            result.status = "timeout"
-            return
-        if _advance(puzzle, result, x, model.add):
-            return
-        hint = x
+    _anneal_loop(puzzle, result, deadline, limit, base, draw, model.add)
 
 
 def _run_sa_faces(
@@ -132,23 +127,39 @@ def _run_sa_faces(
 
     params = dict(params)
     model = FaceModel(puzzle, base_rows(puzzle), degree=str(params.pop("degree", "ban")))
-    hint = None
     cache: dict = {}
+
+    def draw(read_seed: int, hint: Any) -> tuple[Any, list[bool], int, int]:
+        return anneal_faces(model, read_seed, deadline, hint, cache=cache, **params)
+
     base = random.Random(f"colorlink-sa-face-{seed}").randrange(2**31)
+    _anneal_loop(puzzle, result, deadline, limit, base, draw, model.add)
+
+
+def _anneal_loop(
+    puzzle: ColorPuzzle,
+    result: ColorResult,
+    deadline: float,
+    limit: int,
+    base: int,
+    draw: Callable[[int, Any], tuple[Any, list[bool], int, int]],
+    add_rows: Callable,
+) -> None:
+    """The elimination on an annealer: ``draw(seed, hint)`` returns (next hint, edge
+    variables, rows broken, reads taken); each solution hints the next draw."""
+    hint = None
     while result.iterations < limit:
         if time.perf_counter() >= deadline:
             result.status = "timeout"
             return
-        faces, x, broken, reads = anneal_faces(
-            model, base + result.reads, deadline, hint, cache=cache, **params
-        )
+        hint_next, x, broken, reads = draw(base + result.reads, hint)
         result.reads += reads
         if broken:
             result.status = "timeout"
             return
-        if _advance(puzzle, result, x, model.add):
+        if _advance(puzzle, result, x, add_rows):
             return
-        hint = faces
+        hint = hint_next
 
 
 def _advance(puzzle: ColorPuzzle, result: ColorResult, x: list[bool], add_rows) -> bool:

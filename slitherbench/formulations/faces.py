@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from functools import cache
 from itertools import combinations, product
 
 from ..boards import Board
@@ -236,11 +235,6 @@ DEGREE_GADGETS: dict[int, tuple[int, Poly]] = {
 }  # fmt: skip
 
 
-@cache
-def gadget_sizes() -> tuple[int, ...]:
-    return tuple(sorted(DEGREE_GADGETS))
-
-
 def degree_gadget_piece(c: Constraint, model: Model, weight: int) -> Piece:
     """The QUBO's degree rule in face bits: nothing at points of at most 3 faces, else the
     point's gadget with its auxiliaries (the first is label F + p)."""
@@ -252,7 +246,7 @@ def degree_gadget_piece(c: Constraint, model: Model, weight: int) -> Piece:
         raise FormUnavailable(
             f"the qubo form with face variables has no quadratic degree rule for points of "
             f"{len(wedges)} faces ({board.label}); it has them for "
-            f"{', '.join(map(str, gadget_sizes()))}"
+            f"{', '.join(map(str, sorted(DEGREE_GADGETS)))}"
         )
     k, gadget = DEGREE_GADGETS[len(wedges)]
     aux = (board.num_faces + c.index, *model.new_labels(k - 1))
@@ -274,13 +268,13 @@ def degree_aux_face_piece(c: Constraint, model: Model, weight: int) -> Piece:
     """The HUBO's (deg - 2 y_p)^2 with the XOR sums substituted (quartic)."""
     board = model.puzzle.board
     y = board.num_faces + c.index
-    lhs = lhs_poly(board, c)
-    add_poly(lhs, {(y,): -2})
+    degree = lhs_poly(board, c)
+    p = {**degree, (y,): -2}
     poly: Poly = {}
-    add_poly(poly, poly_mul(lhs, lhs), weight)
+    add_poly(poly, poly_mul(p, p), weight)
 
     def fill(sample: Mapping[int, int]) -> dict[int, int]:
-        return {y: int(evaluate(lhs_poly(board, c), sample) >= 2)}
+        return {y: int(evaluate(degree, sample) >= 2)}
 
     return Piece(c, poly=poly, aux=(y,), fill=fill)
 

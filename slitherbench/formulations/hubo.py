@@ -56,7 +56,7 @@ class HuboFormulation(Formulation):
         return Piece(c, poly={tuple(sorted(c.edges)): w})
 
     def encode_face(self, c: Constraint, model: Model) -> Piece:
-        w = self.weights.get(c.kind, self.weights["clue"])
+        w = self.weights[c.kind]
         if c.kind == "clue":
             return squared_piece(c, model, w, c.allowed[0])
         if c.kind == "degree":

@@ -71,7 +71,7 @@ class QuboFormulation(Formulation):
         return f"qubo{mode}{self.variables_suffix}{self.cut_suffix}"
 
     def encode_face(self, c: Constraint, model: Model) -> Piece:
-        w = self.weights.get(c.kind, self.weights["clue"])
+        w = self.weights[c.kind]
         if c.kind == "clue":
             return squared_piece(c, model, w, c.allowed[0])
         if c.kind == "degree":
