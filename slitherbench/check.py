@@ -51,6 +51,15 @@ def loop_satisfies_clues(puzzle: Puzzle, loop: list[int]) -> bool:
     return not rule_problems(puzzle, [e in on for e in range(puzzle.num_edges)])
 
 
+def answer_edges(puzzle: Puzzle, loops: list[list[int]]) -> list[int] | None:
+    """The page's step 2 on a sample's loops: the edges of the answer they hold (one loop that
+    satisfies every clue and rule alone; a variant's own choice, e.g. one loop per colour), or
+    None when they hold none and must be cut."""
+    if puzzle.variant:
+        return puzzle.variant_answer(loops)  # type: ignore[attr-defined]
+    return next((lp for lp in loops if loop_satisfies_clues(puzzle, lp)), None)
+
+
 def rule_problems(puzzle: Puzzle, answer: Answer) -> list[str]:
     """What the answer breaks of the puzzle's extra rules (:mod:`slitherbench.rules`)."""
     problems: list[str] = []
@@ -89,6 +98,8 @@ def check_answer(puzzle: Puzzle, answer: Answer) -> list[str]:
     """Every rule the answer breaks; an empty list means a valid solution."""
     if len(answer) != puzzle.num_edges:
         return [f"answer has {len(answer)} edges, the board has {puzzle.num_edges}"]
+    if puzzle.variant:  # the variant's own checker (Colorlink: slitherbench.colorlink.check)
+        return puzzle.variant_problems(answer)  # type: ignore[attr-defined]
     sel = [bool(x) for x in answer]
     problems: list[str] = []
     for p, edges in enumerate(puzzle.point_edges):

@@ -48,7 +48,12 @@ def detect_format(text: str) -> str:
 
 
 def parse(text: str, name: str = "") -> Puzzle:
-    """Read ``text`` in whichever supported format it is in (a ``rules=`` prefix first)."""
+    """Read ``text`` in whichever supported format it is in (a ``rules=`` prefix first;
+    ``colorlink=`` reads a Colorlink puzzle, :mod:`slitherbench.colorlink.harness`)."""
+    if text.lstrip().startswith("colorlink="):
+        from .colorlink.harness import read_colorlink_puzzle
+
+        return read_colorlink_puzzle(text, name=name)
     fmt = detect_format(split_rules(text)[1])
     return READERS[fmt](text, name=name)
 

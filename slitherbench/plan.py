@@ -327,7 +327,29 @@ def puzzles_from_config(pcfg: DictConfig) -> list[Puzzle]:
             bool(pcfg.get("allow_multiple", False)),
         )
         return [p]
-    raise ConfigError(f"puzzle.kind must be suite, generated or text, got {kind!r}")
+    if kind == "colorlink":
+        return _colorlink_puzzles(pcfg)
+    raise ConfigError(f"puzzle.kind must be suite, generated, text or colorlink, got {kind!r}")
+
+
+def _colorlink_puzzles(pcfg: DictConfig) -> list[Puzzle]:
+    """Generated square Colorlink puzzles (conf/puzzle/colorlink.yaml), each with one answer."""
+    from .colorlink.harness import generated_colorlink
+    from .colorlink.model import ColorlinkError
+
+    try:
+        return [
+            generated_colorlink(
+                int(pcfg.rows),
+                int(pcfg.cols),
+                int(pcfg.colours),
+                int(pcfg.seed) + k,
+                black=float(pcfg.get("black", 0.25)),
+            )
+            for k in range(int(pcfg.count))
+        ]
+    except ColorlinkError as exc:
+        raise ConfigError(f"puzzle: {exc}") from None
 
 
 def _config_rules(pcfg: DictConfig) -> tuple[str, ...]:
@@ -352,9 +374,12 @@ def precheck(p: Puzzle, time_limit_s: float = 10.0, allow_multiple: bool = False
     r = solve_exact(p, time_limit_s=time_limit_s)
     if r.status == "infeasible":
         under = f" under rule {', '.join(p.rules)}" if p.rules else ""
-        raise ConfigError(
-            f"puzzle.text: the clues admit no single loop{under} (the exact check proved it, {p!r})"
-        )
+        what = f"the clues admit no single loop{under}"
+        if p.variant == "colorlink":  # name the colour at fault where one is
+            from .colorlink.solve import why_infeasible
+
+            what = f"no answer: {why_infeasible(p.source)}"  # type: ignore[attr-defined]
+        raise ConfigError(f"puzzle.text: {what} (the exact check proved it, {p!r})")
     if r.status == "timeout":
         _note(
             f"uniqueness of {p!r} not checked: the exact check did not finish in {time_limit_s:g} s "

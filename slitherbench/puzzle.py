@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 from .boards import Board, square_board
 from .rules import normal_rules, rule_problem
@@ -44,6 +44,13 @@ class Puzzle:
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
     board: Board = None  # type: ignore[assignment]  # None: the square grid of ``clues``
     rules: tuple[str, ...] = ()
+
+    # A puzzle type built on this model beside Slitherlink ("colorlink": one loop per colour on
+    # a board of colour layers, :mod:`slitherbench.colorlink.harness`). Such a subclass adds
+    # ``variant_constraints()``, ``variant_answer(loops)``, ``variant_cuts(loops, cut, first)``
+    # and ``variant_problems(answer)``; the description, the stopping rule, the cuts and the
+    # checker call them where ``variant`` is set. "": Slitherlink (with its ``rules``).
+    variant: ClassVar[str] = ""
 
     def __post_init__(self) -> None:
         self._place_on_board()

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .backends.base import Backend, BackendUnavailable
-from .check import check_answer, loop_satisfies_clues, split_loops
+from .check import answer_edges, check_answer, split_loops
 from .child import ChildOutcome, run_in_child
 from .formulations import Formulation, FormUnavailable, Model
 from .puzzle import Puzzle, answer_to_bits
@@ -103,7 +103,7 @@ class _Loop:
     def finish(self, loops: list[list[int]]) -> bool:
         """After an energy-0 solve: stop with the answer, or report that none can come."""
         t, p = self.trial, self.puzzle
-        answer_loop = next((lp for lp in loops if loop_satisfies_clues(p, lp)), None)
+        answer_loop = answer_edges(p, loops)
         if answer_loop is not None:
             on = set(answer_loop)
             answer = [e in on for e in range(p.num_edges)]
@@ -177,8 +177,12 @@ def _iterate(
         if loop.finish(loops):
             return
         t0 = time.perf_counter()
+        cuts_before = model.num_cuts
         model.add_cuts(loops)
         build_s = time.perf_counter() - t0
+        if model.num_cuts == cuts_before:  # never seen: a variant that neither stops nor cuts
+            t.status, t.reason = Status.ERROR, "the sample's loops hold no answer and give no cut"
+            return
         t.build_s += build_s
     t.status, t.reason = Status.MAX_ITERATIONS, f"{max_iterations} iterations without an answer"
 

@@ -189,6 +189,10 @@ def lazy_answers(
         if not loops:  # the clues allow the empty board, which is no loop
             backend.require_an_edge()
             continue
+        if puzzle.variant:  # Colorlink: the answer is one loop per colour, not one loop
+            if _variant_step(backend, puzzle, run, loops, cut, want):
+                return run
+            continue
         cuts = sample_cuts(puzzle, loops, cut, run.cuts)
         for lp, c in zip(loops, cuts, strict=True):
             if loop_satisfies_clues(puzzle, lp):
@@ -200,6 +204,36 @@ def lazy_answers(
                 c = cut_constraint(lp, c.index)  # an answer: forbid it alone
             backend.add_constraint(c)
             run.cuts += 1
+
+
+def _variant_step(
+    backend: ConstraintBackend,
+    puzzle: Puzzle,
+    run: LazyRun,
+    loops: list[list[int]],
+    cut: str,
+    want: int,
+) -> bool:
+    """One round of the lazy loop on a puzzle variant: record the answer the loops hold and
+    forbid it as a whole, or add the variant's cuts. True when the run is over."""
+    from ..check import answer_edges
+
+    found = answer_edges(puzzle, loops)
+    if found is not None:
+        on = set(found)
+        run.answers.append([e in on for e in range(puzzle.num_edges)])
+        if len(run.answers) == want:
+            run.status = "multiple" if want == 2 else "found"
+            return True
+        cuts = [cut_constraint(found, run.cuts)]
+    else:
+        cuts = sample_cuts(puzzle, loops, cut, run.cuts)
+    if not cuts:
+        raise RuntimeError("the sample's loops hold no answer and give no cut")
+    for c in cuts:
+        backend.add_constraint(c)
+        run.cuts += 1
+    return False
 
 
 def solve_lazily(

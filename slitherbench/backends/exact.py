@@ -52,7 +52,10 @@ class ExactBackend(ConstraintBackend):
     def solve_direct(
         self, puzzle: Puzzle, time_limit_s: float, seed: int, cut: str = "region"
     ) -> tuple[str, list[bool] | None, dict[str, Any]]:
-        """Direct mode: the reference circuit model (one loop by ``AddCircuit``), one solve."""
+        """Direct mode: the reference circuit model (one loop by ``AddCircuit``), one solve.
+        A puzzle variant (Colorlink: one loop per colour) takes the lazy loop instead."""
+        if puzzle.variant:
+            return super().solve_direct(puzzle, time_limit_s, seed, cut)
         status, edges = solve_circuit(puzzle, time_limit_s, seed, int(self.params["workers"]))
         return status, edges, {}
 

@@ -97,6 +97,11 @@ class ZddBackend(Backend):
     def start(self, model: Model) -> None:
         if model.puzzle.rules:
             raise BackendUnavailable(rules_reason(model.puzzle.rules))
+        if model.puzzle.variant:  # graphillion's cycle sets hold one connected loop
+            raise BackendUnavailable(
+                f"the ZDD cannot take a {model.puzzle.variant} puzzle: graphillion's loops "
+                "are one connected cycle, not one loop per colour"
+            )
 
     def solve(
         self, model: Model, *, seed: int, hint: Mapping[int, int] | None, time_limit_s: float

@@ -116,7 +116,7 @@ def step(
     layers = layers_of(puzzle, x)
     loops = {c: split_loops(puzzle, layer) for c, layer in layers.items()}
     counts = {c: len(ls) for c, ls in loops.items()}
-    answer = _choose_loops(puzzle, loops)
+    answer = choose_loops(puzzle, loops)
     if answer is not None:
         return answer, [], counts
     E = puzzle.board.num_edges
@@ -131,7 +131,7 @@ def step(
     return None, cuts, counts
 
 
-def _choose_loops(puzzle: ColorPuzzle, loops: dict[str, list[list[int]]]) -> ColorAnswer | None:
+def choose_loops(puzzle: ColorPuzzle, loops: dict[str, list[list[int]]]) -> ColorAnswer | None:
     E = puzzle.board.num_edges
     options = [[lp for lp in loops[c] if alone_satisfies(puzzle, c, lp)] for c in puzzle.colours]
     for choice in islice(product(*options), MAX_COMBINATIONS):

@@ -89,7 +89,7 @@ def _run_sat(puzzle: ColorPuzzle, result: ColorResult, deadline: float, limit: i
             if x is None:
                 result.status = got
                 if got == "infeasible":
-                    result.reason = _why_infeasible(puzzle, result)
+                    result.reason = why_infeasible(puzzle)
                 return
             if _advance(puzzle, result, x, model.add):
                 return
@@ -178,7 +178,7 @@ def _advance(puzzle: ColorPuzzle, result: ColorResult, x: list[bool], add_rows) 
     return False
 
 
-def _why_infeasible(puzzle: ColorPuzzle, result: ColorResult) -> str:
+def why_infeasible(puzzle: ColorPuzzle) -> str:
     """Name a colour whose own clues cannot form one loop, where there is one (each colour
     solved alone, black clues left out); else blame the colours' sharing of the board."""
     if len(puzzle.colours) > 1:

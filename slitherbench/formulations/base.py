@@ -27,7 +27,9 @@ from ..record import Capability
 VARIABLES = ("edge", "face")  # a formulation's ``variables``: one binary per edge or per face
 
 Poly = dict[tuple[int, ...], int]  # sorted label tuple -> integer coefficient; () is the constant
-Kind = Literal["clue", "degree", "cut", "region", "no_square", "channel"]
+Kind = Literal[
+    "clue", "degree", "cut", "region", "no_square", "channel", "black", "exclusive", "nonempty"
+]
 CUT_KINDS = ("cut", "region")  # constraints added as the run goes
 CUTS = ("loop", "region")  # a formulation's ``cut`` setting: how a found loop is forbidden
 
@@ -125,6 +127,8 @@ def base_constraints(puzzle: Puzzle) -> list[Constraint]:
     out += [Constraint("degree", p, edges, (0, 2)) for p, edges in enumerate(puzzle.point_edges)]
     if "no_square" in puzzle.rules:
         out += no_square_constraints(puzzle)
+    if puzzle.variant:  # Colorlink: black clues, one colour per edge, every colour a line
+        out += puzzle.variant_constraints()  # type: ignore[attr-defined]
     return out
 
 
@@ -211,7 +215,10 @@ def sample_cuts(
     """What forbids each loop of a multi-loop sample, numbered from ``first``: the page's loop
     cut, or with ``cut="region"`` a region cut with its f on the next loop (a lone loop gets
     a loop cut: there is no other loop for f). The one rule of the runner's iterative method,
-    the exact families' lazy loop and the generator's uniqueness judge."""
+    the exact families' lazy loop and the generator's uniqueness judge. A puzzle variant
+    (Colorlink) picks its own cuts from the loops (each colour's extra loops)."""
+    if puzzle.variant:
+        return puzzle.variant_cuts(loops, cut, first)  # type: ignore[attr-defined]
     if cut == "loop" or len(loops) < 2:
         return [cut_constraint(lp, first + k) for k, lp in enumerate(loops)]
     return [
@@ -287,6 +294,11 @@ class Formulation(ABC):
             "region": int(cut_weight),  # region cuts are cuts: one weight for both
             "no_square": int(clue_weight),  # a rule of the puzzle, weighed as its clues
             "channel": int(degree_weight),  # an edge form's face variables tied to the edges
+            # Colorlink's rules: a black clue is a clue; one colour per edge and "every colour
+            # has a line" are rules of the lines, weighed as the degree rule and the clues
+            "black": int(clue_weight),
+            "exclusive": int(degree_weight),
+            "nonempty": int(clue_weight),
         }
 
     @abstractmethod

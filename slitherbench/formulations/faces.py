@@ -114,6 +114,26 @@ def slack_piece(c: Constraint, model: Model, weight: int, lhs: Poly | None = Non
     return Piece(c, poly=out, aux=labels, fill=fill)
 
 
+def at_most_one_face_piece(c: Constraint, model: Model, weight: int) -> Piece:
+    """sum over pairs x_a x_b with each x an XOR of faces (quartic): one colour per edge."""
+    board, poly = model.puzzle.board, {}
+    for a, b in combinations(sorted(c.edges), 2):
+        add_poly(poly, poly_mul(edge_poly(board, a), edge_poly(board, b)), weight)
+    return Piece(c, poly=poly)
+
+
+def require_quadratic(piece: Piece, form: str) -> Piece:
+    """The piece, or :class:`FormUnavailable` where a face substitution made it more than
+    quadratic (Colorlink's rules across colours: products of XORs of different faces)."""
+    degree = max((len(t) for t in piece.poly or ()), default=0)
+    if degree > 2:
+        raise FormUnavailable(
+            f"the {form} form cannot write the {piece.constraint.kind} rule quadratically over "
+            f"face variables (degree {degree}); use hubo/face or edge variables"
+        )
+    return piece
+
+
 # -- loop cuts --------------------------------------------------------------------------------
 def loop_sides(board: Board, loop: Sequence[int]) -> tuple[list[int], list[int]]:
     """The faces beside a loop inside it and outside it (-1: the board's outside)."""

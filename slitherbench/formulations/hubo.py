@@ -15,6 +15,7 @@ from typing import Any
 
 from .base import Constraint, Formulation, Model, Piece
 from .faces import (
+    at_most_one_face_piece,
     degree_aux_face_piece,
     degree_ban_poly,
     pattern_cut_piece,
@@ -22,6 +23,7 @@ from .faces import (
     squared_piece,
 )
 from .penalties import (
+    at_most_one_penalty,
     clue_penalty,
     degree_aux_penalty,
     degree_aux_value,
@@ -42,12 +44,16 @@ class HuboFormulation(Formulation):
 
     def encode(self, c: Constraint, model: Model) -> Piece:
         w = self.weights[c.kind]
-        if c.kind == "clue":
+        if c.kind in ("clue", "black"):
             return clue_penalty(c, w)
         if c.kind == "degree":
             if self.degree_mode == "aux":
                 return degree_aux_penalty(c, model, w)
             return degree_exact_penalty(c, w)
+        if c.kind == "exclusive":
+            return at_most_one_penalty(c, w)
+        if c.kind == "nonempty":  # at least one line in a colour: by slack (quadratic)
+            return slack_piece(c, model, w, lhs={(e,): 1 for e in c.edges})
         if c.kind == "region":
             return region_slack_penalty(c, model, w)
         if c.kind == "channel":  # x_e + c_f + c_g in {0, 2}: the exact parity penalty, cubic
@@ -57,8 +63,12 @@ class HuboFormulation(Formulation):
 
     def encode_face(self, c: Constraint, model: Model) -> Piece:
         w = self.weights[c.kind]
-        if c.kind == "clue":
+        if c.kind in ("clue", "black"):  # a black clue spans colours: quartic
             return squared_piece(c, model, w, c.allowed[0])
+        if c.kind == "exclusive":
+            return at_most_one_face_piece(c, model, w)
+        if c.kind == "nonempty":
+            return slack_piece(c, model, w)
         if c.kind == "degree":
             if self.degree_mode == "aux":
                 return degree_aux_face_piece(c, model, w)

@@ -57,6 +57,13 @@ def clue_penalty(c: Constraint, weight: int) -> Piece:
     return Piece(c, poly=poly)
 
 
+def at_most_one_penalty(c: Constraint, weight: int) -> Piece:
+    """sum over pairs x_a x_b: 0 exactly when at most one is on (Colorlink's one colour per
+    edge), quadratic with no auxiliary."""
+    pairs = combinations(sorted(c.edges), 2)
+    return Piece(c, poly={pair: weight for pair in pairs})
+
+
 def degree_aux_penalty(c: Constraint, model: Model, weight: int) -> Piece:
     """(deg - 2 y_p)^2 with auxiliary y_p (label E + p)."""
     y = model.puzzle.num_edges + c.index

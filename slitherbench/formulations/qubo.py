@@ -17,13 +17,16 @@ from typing import Any
 from ..record import Capability
 from .base import Constraint, Formulation, Model, Piece, Poly, add_poly, square_linear, sum_edges
 from .faces import (
+    at_most_one_face_piece,
     degree_gadget_piece,
     parity_aux_penalty,
     pattern_cut_piece,
+    require_quadratic,
     slack_piece,
     squared_piece,
 )
 from .penalties import (
+    at_most_one_penalty,
     clue_penalty,
     degree_aux_penalty,
     degree_aux_value,
@@ -72,8 +75,12 @@ class QuboFormulation(Formulation):
 
     def encode_face(self, c: Constraint, model: Model) -> Piece:
         w = self.weights[c.kind]
-        if c.kind == "clue":
-            return squared_piece(c, model, w, c.allowed[0])
+        if c.kind in ("clue", "black"):  # quadratic on one face; a black clue may not be
+            return require_quadratic(squared_piece(c, model, w, c.allowed[0]), self.describe())
+        if c.kind == "exclusive":
+            return require_quadratic(at_most_one_face_piece(c, model, w), self.describe())
+        if c.kind == "nonempty":
+            return require_quadratic(slack_piece(c, model, w), self.describe())
         if c.kind == "degree":
             return degree_gadget_piece(c, model, w)
         if c.kind == "no_square":
@@ -82,8 +89,12 @@ class QuboFormulation(Formulation):
 
     def encode(self, c: Constraint, model: Model) -> Piece:
         w = self.weights[c.kind]
-        if c.kind == "clue":
+        if c.kind in ("clue", "black"):
             return clue_penalty(c, w)
+        if c.kind == "exclusive":
+            return at_most_one_penalty(c, w)
+        if c.kind == "nonempty":  # at least one line in a colour, by slack
+            return slack_piece(c, model, w, lhs={(e,): 1 for e in c.edges})
         if c.kind == "channel":  # x_e + c_f + c_g = 2 w_e: one auxiliary per edge
             return parity_aux_penalty(c, model, w)
         if c.kind == "no_square":  # the block's face labels sum to at most 3, by slack
