@@ -11,7 +11,8 @@ One module per concern: :mod:`.model` (puzzle, answer), :mod:`.text` (the text f
 :mod:`.check` (the independent checker), :mod:`.constraints` (the rows and the iterative
 method's step), :mod:`.sat` and :mod:`.anneal` (the two solvers), :mod:`.faces` (the rows
 over face variables per colour, a HUBO for the annealer), :mod:`.solve` (the iterative
-method), :mod:`.generate`, :mod:`.drawing`, :mod:`.cli`.
+method), :mod:`.generate`, :mod:`.drawing`, :mod:`.cli`, :mod:`.harness` (the harness's
+forms, backends, runner and store).
 
 >>> from slitherbench.colorlink import read_colorlink, solve_colorlink, check_colorlink
 >>> p = read_colorlink("2g../.2g3r/.3k.")
@@ -19,9 +20,11 @@ method), :mod:`.generate`, :mod:`.drawing`, :mod:`.cli`.
 >>> r.status, r.iterations, check_colorlink(p, r.answer)
 ('solved', 1, [])
 
-The package lives beside the Slitherlink harness and shares only its boards
-(:mod:`slitherbench.boards`) and, for face variables, the face polynomials of
-:mod:`slitherbench.formulations.faces`: the harness's forms, runner and store are not used.
+The solvers above are the package's own (SAT; an annealer on edge or face variables).
+:mod:`.harness` puts Colorlink into the harness itself: a :class:`~.harness.ColorlinkPuzzle`
+is a harness puzzle on a board of colour layers, so every form (edge or face variables),
+every backend, the runner, the store and the report take it (``puzzle=colorlink``,
+``experiment=colorlink``).
 """
 
 from .check import check_colorlink
