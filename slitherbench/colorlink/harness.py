@@ -178,7 +178,7 @@ class ColorlinkPuzzle(Puzzle):
         """Each colour's extra loops, cut separately (:func:`.constraints.step`): a loop that
         alone breaks a clue of its colour, or all of a colour's loops together when each alone
         keeps its clues (all 0). ``cut="region"``: a single loop gets a region cut whose f is
-        the lowest edge of the next loop of its colour."""
+        the lowest edge of another loop of its colour (the first in the sample's order)."""
         on = [False] * self.num_edges
         for lp in loops:
             for e in lp:
@@ -201,19 +201,18 @@ class ColorlinkPuzzle(Puzzle):
     def variant_problems(self, answer: Sequence[Any]) -> list[str]:
         """What the Colorlink checker finds wrong with flags over the layers (an edge in two
         colours included)."""
+        return check_colorlink(self._source, self.layers(answer))
+
+    def layers(self, answer: Sequence[Any]) -> dict[str, list[bool]]:
+        """Flags over the layers as one flag list per colour (the checker's layers)."""
         E = self._source.board.num_edges
-        layers = {
+        return {
             c: [bool(v) for v in answer[k * E : (k + 1) * E]] for k, c in enumerate(self.colours)
         }
-        return check_colorlink(self._source, layers)
 
     def colour_answer(self, answer: Sequence[Any]) -> ColorAnswer:
         """Flags over the layers as a :class:`ColorAnswer` (raises on an edge of two colours)."""
-        E = self._source.board.num_edges
-        layers = {
-            c: [bool(v) for v in answer[k * E : (k + 1) * E]] for k, c in enumerate(self.colours)
-        }
-        return ColorAnswer.from_layers(layers, E)
+        return ColorAnswer.from_layers(self.layers(answer), self._source.board.num_edges)
 
 
 def _flags(puzzle: ColorPuzzle, answer: ColorAnswer) -> list[bool]:
