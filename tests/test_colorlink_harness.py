@@ -229,7 +229,7 @@ def test_every_form_on_every_backend(backend: str, form: str) -> None:
     p = _puzzle()
     answer = solve_exact(p).answer
     f, b = ALL_FORMS[form](), make_backend(backend)
-    t = run_trial(p, f, b, seed=3, max_iterations=10, time_limit_s=3).trial
+    t = run_trial(p, f, b, seed=3, max_iterations=8, time_limit_s=2).trial
     if t.status == "skipped":
         assert t.reason and "\n" not in t.reason
         return
@@ -322,12 +322,11 @@ def test_the_app_runs_colorlink_into_a_store(tmp_path: Path) -> None:
                 "repetitions=1",
                 "time_limit_s=10",
                 "progress=false",
-                "cells=[{formulation: cons, backend: sat}, {formulation: qubo, backend: tabu},"
-                " {formulation: cons, backend: zdd}]",
+                "cells=[{formulation: cons, backend: sat}, {formulation: cons, backend: zdd}]",
             ],
         )
     table = run_experiment(cfg, tmp_path / "store")
-    assert list(table.status) == ["solved", "solved", "skipped"]
+    assert list(table.status) == ["solved", "skipped"]
     trials, _ = load(tmp_path / "store")
     assert set(trials.board) == {"colorlink"} and set(trials.puzzle_rows.str[:10]) == {"colorlink="}
     for t in trials[trials.status == "solved"].itertuples():
