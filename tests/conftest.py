@@ -80,6 +80,10 @@ FULL_SUITE_ONLY = {
     "tests/test_faces.py::test_a_board_the_qubo_face_form_cannot_encode_is_a_one_line_skip",
     "tests/test_colorlink.py::test_cli_generates_text_that_solves",
     "tests/test_colorlink.py::test_simulated_annealing_solves_a_small_generated_puzzle[4-4]",
+    # Colorlink's own package: the gadget variant of a face-HUBO check whose ban variant
+    # stays, and the two-colour 5x5 beside the three-colour one
+    "tests/test_colorlink.py::test_the_face_hubo_is_zero_exactly_where_every_row_holds[.2r./2k4g.-gadget-cut4-0]",
+    "tests/test_colorlink.py::test_sat_solves_generated_puzzles[5-5-2]",
     # the import guard of the results layer: store, results and report stay in the fast subset
     "tests/test_architecture.py::test_results_layer_never_loads_solvers[tables]",
     "tests/test_architecture.py::test_results_layer_never_loads_solvers[plots]",
