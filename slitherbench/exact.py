@@ -113,8 +113,10 @@ def solve_exact(
     README), "cpsat" (one ``AddCircuit`` model, the answer then forbidden and solved again),
     or "auto": "sat" where python-sat is installed (extra [exact]), else "cpsat".
     """
-    if method == "auto" or puzzle.variant:  # a variant's answer is not one circuit
-        method = "sat" if find_spec("pysat") is not None or puzzle.variant else "cpsat"
+    if puzzle.variant:  # a variant's answer (one loop per colour) is not one circuit
+        method = "sat"
+    elif method == "auto":
+        method = "sat" if find_spec("pysat") is not None else "cpsat"
     if method == "sat":
         from .backends.constraints import solve_lazily
         from .backends.sat import SatBackend
