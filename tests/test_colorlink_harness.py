@@ -229,11 +229,15 @@ def test_every_form_on_every_backend(backend: str, form: str) -> None:
     p = _puzzle()
     answer = solve_exact(p).answer
     f, b = ALL_FORMS[form](), make_backend(backend)
-    t = run_trial(p, f, b, seed=3, max_iterations=8, time_limit_s=2).trial
+    must_solve = backend in ("sat", "exact", "mip", "smt", "cplex", "abs3", "easy")
+    # the samplers only need to hold the rules here: a short budget keeps the sweep quick
+    t = run_trial(
+        p, f, b, seed=3, max_iterations=8 if must_solve else 5, time_limit_s=10 if must_solve else 1
+    ).trial
     if t.status == "skipped":
         assert t.reason and "\n" not in t.reason
         return
-    if backend in ("sat", "exact", "mip", "smt", "cplex", "abs3", "easy"):
+    if must_solve:
         assert t.status == "solved", t.reason
     assert t.status in ("solved", "max_iterations", "timeout"), t.reason
     if t.status == "solved":
