@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from conftest import BACKENDS, make_backend
 from hydra import compose, initialize_config_dir
-from test_faces import FACE_FORMS, _exhaust, _values
+from test_faces import FACE_FORMS, _exhaust, aux_minimum
 
 from slitherbench.app import CONF_DIR, run_experiment
 from slitherbench.check import check_answer, split_loops
@@ -91,13 +91,7 @@ def _exhaust_edges(model: Model) -> int:
         if piece.native is not None:
             energy += ~ok
             continue
-        m = np.min(
-            [
-                _values(piece.poly, {**columns, **dict(zip(piece.aux, bits, strict=True))}, n)
-                for bits in itertools.product((0, 1), repeat=len(piece.aux))
-            ],
-            axis=0,
-        )
+        m = aux_minimum(piece, columns, n)
         assert (m >= 0).all() and np.array_equal(m == 0, ok), c
         energy += m
     assert np.array_equal(energy == 0, every)

@@ -68,6 +68,17 @@ def _values(poly, columns: dict[int, np.ndarray], n: int) -> np.ndarray:
     return out
 
 
+def aux_minimum(piece, columns: dict[int, np.ndarray], n: int) -> np.ndarray:
+    """A penalty piece at every row of the table, each row's auxiliaries chosen to minimise it."""
+    return np.min(
+        [
+            _values(piece.poly, {**columns, **dict(zip(piece.aux, bits, strict=True))}, n)
+            for bits in itertools.product((0, 1), repeat=len(piece.aux))
+        ],
+        axis=0,
+    )
+
+
 def _exhaust(model: Model) -> int:
     """Every face assignment at once: each piece's minimum over its auxiliaries is >= 0, and
     0 exactly where its constraint holds on the decoded edges (a loop cut's patterns: wherever
@@ -102,13 +113,7 @@ def _exhaust(model: Model) -> int:
         if piece.native is not None:
             energy += ~ok
             continue
-        m = np.min(
-            [
-                _values(piece.poly, {**faces, **dict(zip(piece.aux, bits, strict=True))}, n)
-                for bits in itertools.product((0, 1), repeat=len(piece.aux))
-            ],
-            axis=0,
-        )
+        m = aux_minimum(piece, faces, n)
         assert (m >= 0).all(), piece.constraint
         if piece.constraint.kind == "cut":
             assert np.all(m[ok] == 0), piece.constraint

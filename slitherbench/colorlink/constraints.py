@@ -119,6 +119,12 @@ def step(
     answer = choose_loops(puzzle, loops)
     if answer is not None:
         return answer, [], counts
+    return None, extra_loop_cuts(puzzle, loops), counts
+
+
+def extra_loop_cuts(puzzle: ColorPuzzle, loops: dict[str, list[list[int]]]) -> list[Row]:
+    """The cuts of :func:`step` for loops that hold no answer: per colour with 2+ loops, each
+    loop that alone breaks a clue of its colour, else all of that colour's loops together."""
     E = puzzle.board.num_edges
     cuts = []
     for k, c in enumerate(puzzle.colours):
@@ -128,7 +134,7 @@ def step(
         together = sorted(e for loop in loops[c] for e in loop)
         for lp in bad or [together]:
             cuts.append(Row("cut", tuple(k * E + e for e in lp), tuple(range(len(lp))), c))
-    return None, cuts, counts
+    return cuts
 
 
 def choose_loops(puzzle: ColorPuzzle, loops: dict[str, list[list[int]]]) -> ColorAnswer | None:

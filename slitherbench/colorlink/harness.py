@@ -13,7 +13,7 @@ families and the loop splitting work unchanged. The variant adds what spans colo
   (``exclusive``, at most one of the K copies of an edge), a line in every colour whose
   clues are all 0 (``nonempty``);
 * ``variant_answer``: the stopping rule, one loop per colour that together pass the checker
-  (:func:`.constraints.step`);
+  (:func:`.constraints.choose_loops`);
 * ``variant_cuts``: each colour's extra loops cut separately (a region cut per loop with
   ``cut=region``, its f on another loop of the same colour);
 * ``variant_problems``: the independent Colorlink checker (:func:`.check.check_colorlink`).
@@ -46,7 +46,7 @@ from ..boards import Board
 from ..formulations import Constraint, cut_constraint, region_constraint
 from ..puzzle import Puzzle, PuzzleFormatError
 from .check import check_colorlink
-from .constraints import base_rows, choose_loops, step
+from .constraints import base_rows, choose_loops, extra_loop_cuts
 from .model import ColorAnswer, ColorlinkError, ColorPuzzle
 from .text import read_colorlink, write_colorlink
 
@@ -175,15 +175,12 @@ class ColorlinkPuzzle(Puzzle):
     def variant_cuts(
         self, loops: Sequence[Sequence[int]], cut: str, first: int
     ) -> list[Constraint]:
-        """Each colour's extra loops, cut separately (:func:`.constraints.step`): a loop that
+        """Each colour's extra loops, cut separately (:func:`.constraints.extra_loop_cuts`): a loop that
         alone breaks a clue of its colour, or all of a colour's loops together when each alone
         keeps its clues (all 0). ``cut="region"``: a single loop gets a region cut whose f is
         the lowest edge of another loop of its colour (the first in the sample's order)."""
-        on = [False] * self.num_edges
-        for lp in loops:
-            for e in lp:
-                on[e] = True
-        _, rows, _ = step(self._source, on)
+        # the answer was looked for already (variant_answer): only the cuts are left to find
+        rows = extra_loop_cuts(self._source, self._by_colour(loops))
         single = {tuple(lp): lp for lp in (sorted(lp) for lp in loops)}
         E = self._source.board.num_edges
         out = []
