@@ -207,12 +207,17 @@ class IterativeExactModel:
     ) -> tuple[str, list[bool] | None]:
         self.model.ClearHints()
         if hint is not None:
-            for v, on in zip(self.x, hint, strict=True):
-                self.model.AddHint(v, bool(on))
+            # Written to the proto in one call: AddHint per variable cost 20 ms an iteration
+            # at 20x36, more than the solve.
+            if len(hint) != len(self.x):
+                raise ValueError(f"a hint of {len(hint)} edges for {len(self.x)} edges")
+            self.model.proto.solution_hint.vars.extend(v.Index() for v in self.x)
+            self.model.proto.solution_hint.values.extend(int(bool(on)) for on in hint)
         solver = cp_solver(time_limit_s, seed, workers)
         st = solver.Solve(self.model)
         if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return "feasible", [bool(solver.Value(v)) for v in self.x]
+            values = solver.response_proto.solution  # by variable index, one read
+            return "feasible", [bool(values[v.Index()]) for v in self.x]
         if st == cp_model.INFEASIBLE:
             return "infeasible", None
         return "timeout", None

@@ -36,6 +36,9 @@ COLUMNS = {
     "exact_iter": Column("exact", "Iterations, solved trials"),
     "wall_median_s": Column("wall [CI]", "Time (s)", ci=True, better="min"),
     "wall_iqr_s": Column("wall IQR", "Time (s)"),
+    # The harness's share of the trials' wall time (wall - the backend's own search): a time
+    # figure with a large share here measures the harness more than the solver.
+    "overhead_share": Column("harness share", "Time (s)", better="min"),
     "solve_median_s": Column("solve [CI]", "Time (s)", ci=True, better="min"),
     "solve_iqr_s": Column("solve IQR", "Time (s)"),
     "tts99_s": Column("TTS99 [CI]", "Time (s)", ci=True, better="min"),
@@ -58,6 +61,7 @@ DEFAULT_COLUMNS = (
     "exact_iter",
     "wall_median_s",
     "tts99_s",
+    "overhead_share",
     "zero_rate",
 )
 KEY_LABELS = {

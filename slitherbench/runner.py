@@ -209,10 +209,26 @@ def solve_within(
     time_limit_s: float,
 ) -> SolveResult:
     """``backend.solve``, held to the time limit: a backend that cannot be interrupted solves
-    in a forked child (it shares the parent's imports and model), killed at the deadline."""
-    kwargs = {"seed": seed, "hint": hint, "time_limit_s": time_limit_s}
+    in a forked child killed at the deadline.
+
+    The backend's copy of the model is brought up to date here first (:meth:`Backend.sync`,
+    timed into the result), so a forked child inherits it, and its modules were imported by
+    :meth:`Backend.load`: a solve in a child costs the fork and the sampler, not an import."""
+    t0 = time.perf_counter()
+    backend.sync(model)
+    sync_s = time.perf_counter() - t0
+    kwargs = {"seed": seed, "hint": hint, "time_limit_s": max(time_limit_s - sync_s, 1e-3)}
     if backend.interruptible:
-        return backend.solve(model, **kwargs)
+        res = backend.solve(model, **kwargs)
+    else:
+        res = _solve_in_child(backend, model, kwargs)
+    field_name = backend.sync_time_field
+    setattr(res, field_name, getattr(res, field_name) + sync_s)
+    return res
+
+
+def _solve_in_child(backend: Backend, model: Model, kwargs: dict[str, Any]) -> SolveResult:
+    time_limit_s = kwargs["time_limit_s"]
     out = run_in_child(
         mp.get_context("fork"), _solve, (backend, model, kwargs), time_limit_s + SOLVE_GRACE_S
     )
@@ -251,11 +267,15 @@ def _run_trial_here(
     time_limit_s: float,
     warm_start: str = "previous",
 ) -> TrialResult:
+    reason = backend.unsupported_reason(formulation) or backend.available()
+    if not reason:
+        # Outside the trial's time: once per worker process (the trials share it), or in an
+        # isolated trial's fresh process before its trial starts.
+        backend.load()
     t_start = time.perf_counter()
     result = TrialResult(new_trial(puzzle, formulation, backend, seed))
     t = result.trial
     t.warm_start = warm_start
-    reason = backend.unsupported_reason(formulation) or backend.available()
     if reason:
         t.status, t.reason = Status.SKIPPED, reason
         return result

@@ -133,12 +133,22 @@ def _medians(ran: pd.DataFrame) -> dict[str, object]:
         iter_mean=it.mean() if len(it) else np.nan,
         iter_max=it.max() if len(it) else np.nan,
         wall_iqr_s=_iqr(ran["wall_s"]),
+        overhead_share=_overhead_share(ran),
         solve_iqr_s=_iqr(ran["solve_s"]),
         variables=ran["num_variables"].median() if len(ran) else np.nan,
         terms=ran["num_terms"].median() if len(ran) else np.nan,
         max_degree=ran["max_degree"].max() if len(ran) else np.nan,
     )
     return out
+
+
+def _overhead_share(ran: pd.DataFrame) -> float:
+    """The harness's share of the trials' wall time: sum of (wall - the backend's own search)
+    over the sum of wall times (NaN for stores without the column or without a trial)."""
+    if "overhead_s" not in ran or ran.empty:
+        return np.nan
+    wall = float(ran["wall_s"].sum())
+    return float(ran["overhead_s"].sum()) / wall if wall > 0 else np.nan
 
 
 def _solves(ran: pd.DataFrame, iterations: pd.DataFrame | None) -> dict[str, object]:

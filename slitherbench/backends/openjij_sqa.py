@@ -17,6 +17,7 @@ class OpenJijSQABackend(DwaveBackend):
     name = "sqa"
     packages = ("openjij", "dimod")
     interruptible = False  # one read (num_sweeps x trotter) runs to its end
+    imports = ("openjij",)
     effort: ClassVar[dict[str, tuple[int, int]]] = {"num_sweeps": (200, 20000)}
 
     def __init__(

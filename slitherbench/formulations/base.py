@@ -66,10 +66,12 @@ class Constraint:
     def total(self, values: Mapping[int, int] | Sequence[bool]) -> int:
         """The left-hand side for a sample (label -> value) or an edge list."""
         if isinstance(values, Mapping):
-            on = [int(bool(values.get(e, 0))) for e in self.edges]
+            on = [values.get(e, 0) for e in self.edges]
         else:
-            on = [int(bool(values[e])) for e in self.edges]
-        return sum(a * v for a, v in zip(self.coeffs or (1,) * len(on), on, strict=True))
+            on = [values[e] for e in self.edges]
+        if not self.coeffs:  # clues, degrees, loop cuts: a count (the runner judges every
+            return sum(map(bool, on))  # solve with it, thousands of constraints at 20x36)
+        return sum(a for a, v in zip(self.coeffs, on, strict=True) if v)
 
     def holds(self, values: Mapping[int, int] | Sequence[bool]) -> bool:
         return self.total(values) in self.allowed
@@ -255,11 +257,11 @@ def square_linear(coeffs: Mapping[int, int], const: int) -> Poly:
 
 
 def evaluate(poly: Mapping[tuple[int, ...], int], sample: Mapping[int, int]) -> int:
-    total = 0
-    for term, c in poly.items():
-        if all(sample.get(label, 0) for label in term):
-            total += c
-    return total
+    """The polynomial's value on a binary sample (a label missing from it is 0). A term
+    counts when every label in it is 1: a set test in C, since the runner judges every
+    sample with the model's energy and a loop product holds 60+ labels."""
+    ones = {label for label, v in sample.items() if v}
+    return sum(c for term, c in poly.items() if ones.issuperset(term))
 
 
 class Formulation(ABC):
@@ -373,6 +375,7 @@ class Model:
     next_label: int = 0
     _poly: Poly = field(default_factory=dict)
     _labels: set[int] = field(default_factory=set)
+    _cuts: int = 0  # pieces of CUT_KINDS so far
     face_labels: tuple[int, ...] = ()  # an edge form's face variables (for a rule on faces)
     deferred: list[Constraint] = field(default_factory=list)  # not encoded until broken
 
@@ -409,7 +412,7 @@ class Model:
 
     @property
     def num_cuts(self) -> int:
-        return sum(p.constraint.kind in CUT_KINDS for p in self.pieces)
+        return self._cuts
 
     def new_labels(self, n: int) -> tuple[int, ...]:
         out = tuple(range(self.next_label, self.next_label + n))
@@ -432,6 +435,7 @@ class Model:
     def _add(self, c: Constraint) -> Piece:
         piece = self.formulation.encode_piece(c, self)
         self.pieces.append(piece)
+        self._cuts += c.kind in CUT_KINDS
         self._labels.update(piece.aux)
         if piece.poly is not None:
             add_poly(self._poly, piece.poly)
@@ -479,6 +483,20 @@ class Model:
             )
         return dict(self._poly)
 
+    def poly_since(self, mark: int) -> Poly:
+        """The polynomial of the pieces added after the first ``mark`` (``len(pieces)`` when
+        a backend last copied the model): the cuts and lazily added rules its copy lacks, so
+        the copy is extended rather than rebuilt at every solve."""
+        if self.formulation.native:
+            raise TypeError(
+                f"the {self.formulation.name} form has native constraints, no polynomial"
+            )
+        out: Poly = {}
+        for piece in self.pieces[mark:]:
+            if piece.poly is not None:
+                add_poly(out, piece.poly)
+        return out
+
     def to_binary_polynomial(self):  # -> dimod.BinaryPolynomial
         import dimod
 
@@ -506,11 +524,18 @@ class Model:
         """The form's energy: penalties, plus weight * distance^2 for native constraints
         (their left-hand side over the sample's labels: edges, or the XOR sums of faces)."""
         total = evaluate(self._poly, sample)
+        ones = {label for label, v in sample.items() if v}
         for p in self.pieces:
             if p.native is not None:
                 c = p.constraint
-                s = evaluate(p.lhs, sample) if p.lhs is not None else c.total(sample)
-                total += p.native.weight * c.distance(s) ** 2
+                if p.lhs is not None:
+                    s = evaluate(p.lhs, sample)
+                elif c.coeffs:
+                    s = sum(a for e, a in zip(c.edges, c.coeffs, strict=True) if e in ones)
+                else:  # a count, in C: the runner judges every solve with this energy
+                    s = len(ones.intersection(c.edges))
+                if s not in c.allowed:
+                    total += p.native.weight * c.distance(s) ** 2
         return total
 
     def edges_of(self, sample: Mapping[int, int]) -> list[bool]:

@@ -1,0 +1,206 @@
+"""The solvers' time is the solvers': a solve forked into a child finds the backend's modules
+already imported, the time limit still holds, and the copies a backend keeps of the model (a
+polynomial, a reduced BQM) are extended by each iteration's cuts, not rebuilt, and stay
+faithful to the model's energy."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import sys
+import time
+from typing import ClassVar
+
+import dimod
+import pytest
+
+from slitherbench.backends.base import Backend, PolynomialCopy
+from slitherbench.backends.dwave import ReducedCopy, SABackend, expand
+from slitherbench.check import split_loops
+from slitherbench.formulations import HuboFormulation, Model, QuboFormulation
+from slitherbench.library import generated
+from slitherbench.puzzle import Puzzle
+from slitherbench.record import Capability, SolveResult, Trial
+from slitherbench.runner import SOLVE_GRACE_S, run_trial, solve_within
+
+
+class ImportingBackend(Backend):
+    """Not interruptible (so each solve runs in a forked child); its solve reports whether
+    the module it needs was already loaded when the child started solving."""
+
+    name = "importing"
+    takes = frozenset({Capability.POLYNOMIAL})
+    interruptible = False
+    imports: ClassVar[tuple[str, ...]] = ()
+
+    def solve(self, model, *, seed, hint, time_limit_s) -> SolveResult:
+        loaded = all(m in sys.modules for m in self.imports)
+        answer = self.params["answer"]
+        sample = model.complete(answer)
+        return SolveResult(sample, 0, solve_s=0.001, extras={"preloaded": loaded})
+
+
+def _module(tmp_path, monkeypatch, name: str) -> str:
+    (tmp_path / f"{name}.py").write_text("VALUE = 1\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, name, raising=False)
+    return name
+
+
+def test_a_forked_solve_finds_the_backends_modules_already_imported(tmp_path, monkeypatch):
+    name = _module(tmp_path, monkeypatch, "slitherbench_probe_module")
+    p = generated(3, 3, 1)
+    from slitherbench.exact import solve_exact
+
+    answer = solve_exact(p).answer
+    backend = ImportingBackend(answer=answer)
+    backend.imports = (name,)
+    assert name not in sys.modules
+    r = run_trial(p, HuboFormulation(), backend, seed=0, max_iterations=3, time_limit_s=10)
+    assert r.trial.status == "solved", r.trial.reason
+    assert '"preloaded": true' in r.iterations[0].extras
+    assert name in sys.modules  # imported once, by the trial's process
+
+
+class SleepingBackend(Backend):
+    name = "sleeping"
+    takes = frozenset({Capability.POLYNOMIAL})
+    interruptible = False
+
+    def solve(self, model, *, seed, hint, time_limit_s) -> SolveResult:
+        time.sleep(30)
+        raise AssertionError("not reached")
+
+
+def test_a_solve_that_overruns_is_still_stopped_at_the_deadline():
+    t0 = time.perf_counter()
+    r = run_trial(
+        generated(3, 3, 1), HuboFormulation(), SleepingBackend(), seed=0, time_limit_s=1.0
+    )
+    took = time.perf_counter() - t0
+    assert r.trial.status == "timeout" and r.trial.solve_cut, r.trial.reason
+    assert took < 1.0 + SOLVE_GRACE_S + 2.0
+
+
+def test_stored_trials_keep_their_time_columns():
+    cols = {f for f in Trial.__dataclass_fields__}
+    assert {"wall_s", "solve_s", "overhead_s", "build_s", "start_s", "reduction_s"} <= cols
+    r = run_trial(generated(4, 4, 1), QuboFormulation(), SABackend(num_sweeps=500), seed=1)
+    t = r.trial
+    assert t.status == "solved", t.reason
+    assert t.overhead_s == pytest.approx(t.wall_s - t.solve_s, abs=1e-9)
+    assert 0 < t.solve_s <= t.wall_s
+
+
+def _cut_model(form, rows=3, cols=3, cuts=3, seed=0) -> Model:
+    """A model with a few loop cuts, as a trial adds them (loops of random 2x2 blocks)."""
+    p = generated(rows, cols, 1)
+    m = Model.build(p, form)
+    rng = random.Random(seed)
+    for _ in range(cuts):
+        r, c = rng.randrange(rows - 1), rng.randrange(cols - 1)
+        edges = [False] * p.num_edges
+        inside = [False] * p.num_faces
+        for f in (r * cols + c, r * cols + c + 1, (r + 1) * cols + c, (r + 1) * cols + c + 1):
+            inside[f] = True
+        edges = p.board.boundary(inside)
+        m.add_cuts(split_loops(p, edges))
+    return m
+
+
+@pytest.mark.parametrize("form", [HuboFormulation(), QuboFormulation()], ids=["hubo", "qubo"])
+def test_the_polynomial_copy_is_extended_by_the_cuts_only(form):
+    m = _cut_model(form, cuts=0)
+    copy = PolynomialCopy()
+    first = copy.sync(m)
+    assert first == m.polynomial()
+    before = len(m.pieces)
+    m.add_cuts([[0, 1, 2, 3]])
+    added = copy.sync(m)
+    assert added == m.poly_since(before) and added  # the cut's terms, nothing else
+    assert {**copy.terms, (): copy.constant} == {t: float(c) for t, c in m.polynomial().items()}
+    assert copy.sync(m) == {}  # nothing new: nothing done
+    other = _cut_model(form, cuts=1)
+    copy.sync(other)  # another model: a fresh copy
+    assert {**copy.terms, (): copy.constant} == {t: float(c) for t, c in other.polynomial().items()}
+
+
+def _energies_agree(m: Model, red: ReducedCopy, assignments) -> None:
+    """Every state of the model's labels, its products filled consistently, has the same
+    energy in the reduced BQM (plus its constant) as in the model."""
+    for sample in assignments:
+        full = expand(red.reduction, sample)
+        bqm_e = red.bqm.energy({v: full.get(v, 0) for v in red.bqm.variables})
+        assert bqm_e + red.const == pytest.approx(m.energy(sample))
+
+
+def _counting_reductions(monkeypatch) -> list[int]:
+    """The size of every polynomial dimod is asked to reduce from now on."""
+    calls: list[int] = []
+    real = dimod.reduce_binary_polynomial
+
+    def counting(poly):
+        calls.append(len(poly))
+        return real(poly)
+
+    monkeypatch.setattr(dimod, "reduce_binary_polynomial", counting)
+    return calls
+
+
+def test_the_reduction_is_extended_by_each_cut_and_stays_faithful(monkeypatch):
+    m = _cut_model(HuboFormulation(degree_mode="exact"), cuts=0)
+    calls = _counting_reductions(monkeypatch)
+    red = ReducedCopy(strength=4.0)
+    red.sync(m)
+    whole = len(m.polynomial())
+    assert calls == [whole]
+    rng = random.Random(3)
+    labels = m.labels
+    for _ in range(3):
+        before = len(m.pieces)
+        m.add_cut(rng.sample(range(m.puzzle.num_edges), 6))
+        red.sync(m)
+        assert calls[-1] == len(m.poly_since(before)) < whole  # the cut alone is reduced
+        gated = list(red.reduction.values())
+        assert len(gated) == len(set(gated)) == red.added  # no product gated twice
+        samples = [{lb: rng.randint(0, 1) for lb in labels} for _ in range(200)]
+        _energies_agree(m, red, samples)
+    # The extended copy's minimum over the products equals reducing the whole at once.
+    whole_bqm = dimod.make_quadratic(m.to_binary_polynomial(), 4.0, dimod.BINARY)
+    assert whole_bqm.num_variables - len(labels) <= red.added + len(labels)
+
+
+@pytest.mark.slow
+def test_the_reduced_copy_is_exhaustively_faithful_on_a_2x2_board():
+    board = Puzzle.from_rows(["2.", ".."])
+    m = Model.build(board, HuboFormulation(degree_mode="exact"))
+    red = ReducedCopy(strength=4.0)
+    red.sync(m)
+    m.add_cut([0, 1, 2, 3])
+    m.add_cut(list(board.face_edges[3]))
+    red.sync(m)
+    labels = m.labels
+    assignments = (
+        dict(zip(labels, bits, strict=True))
+        for bits in itertools.product((0, 1), repeat=len(labels))
+    )
+    _energies_agree(m, red, assignments)
+
+
+@pytest.mark.parametrize("through_runner", [False, True], ids=["solve", "solve_within"])
+def test_dwave_sa_reduces_the_hubo_once_then_each_cut(monkeypatch, through_runner):
+    calls = _counting_reductions(monkeypatch)
+    m = _cut_model(HuboFormulation(), rows=4, cols=4, cuts=0)
+    backend = SABackend(num_sweeps=50, num_reads=1)
+    sizes = [len(m.polynomial())]
+    for k in range(4):
+        if through_runner:
+            solve_within(backend, m, seed=k, hint=None, time_limit_s=5)
+        else:
+            backend.solve(m, seed=k, hint=None, time_limit_s=5)
+        if k == 1:
+            continue  # a retry: nothing added, nothing reduced
+        before = len(m.pieces)
+        m.add_cut([0, 1, 2, 3, 4, 5][k:])
+        sizes.append(len(m.poly_since(before)))
+    assert calls == sizes[:-1]
