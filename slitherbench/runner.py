@@ -191,9 +191,16 @@ SOLVE_GRACE_S = 0.5  # a non-interruptible solve is stopped this long after the 
 
 
 class SolveCut(RuntimeError):
-    """A solve that would not stop by itself was stopped at the trial's deadline."""
+    """A solve that would not stop by itself was stopped at the trial's deadline.
+
+    ``solve_s``: how long it ran until then. The sampler was searching all that time, so the
+    trial counts it as solve time, not as the harness's."""
 
     status = Status.TIMEOUT
+
+    def __init__(self, message: str, solve_s: float = 0.0) -> None:
+        super().__init__(message)
+        self.solve_s = solve_s
 
 
 def _solve(backend: Backend, model: Model, kwargs: dict[str, Any]) -> SolveResult:
@@ -240,7 +247,8 @@ def _solve_in_child(backend: Backend, model: Model, kwargs: dict[str, Any]) -> S
             raise RuntimeError(f"the {backend.name} solve's process ended with code {out.exitcode}")
         raise SolveCut(
             f"time limit reached: the {backend.name} solve running then was stopped "
-            "(it cannot be interrupted)"
+            "(it cannot be interrupted)",
+            solve_s=out.waited_s,
         )
     return got
 
@@ -254,6 +262,8 @@ def _fail(t: Trial, exc: BaseException) -> None:
     t.status = Status(status) if status in set(Status) else Status.ERROR
     t.reason = f"{type(exc).__name__}: {exc}"
     t.solve_cut = isinstance(exc, SolveCut)
+    if isinstance(exc, SolveCut):
+        t.solve_s += exc.solve_s
     if os.environ.get("SLITHERBENCH_DEBUG"):
         traceback.print_exc()
 

@@ -352,3 +352,21 @@ def test_markdown_tables_have_human_headers_and_say_why_rows_did_not_run(tmp_pat
     assert "0/0 (3 skipped: license_limit (needs 176, limit 100))" in skipped
     tex = render.to_latex(summary, tables.CELL_KEYS, list(render.DEFAULT_COLUMNS))
     assert "3 skipped: license\\_limit (needs 176, limit 100)" in tex
+
+
+def test_optimal_cutoff_tts99_tells_fast_from_slow() -> None:
+    # Rønnow et al.: min over t of t ln 0.01 / ln(1 - P(t)); P jumps at each solve time.
+    assert stats.tts99_optimal([0.01] * 5) == pytest.approx(0.01)  # always solved: one run
+    # t = 1: P = 1/4, 16.0 s; t = 2: P = 1/2, 2 * ln 0.01 / ln 0.5 = 13.29 s (the minimum).
+    assert stats.tts99_optimal([1, 2, math.inf, math.inf]) == pytest.approx(
+        2 * math.log(0.01) / math.log(0.5)
+    )
+    assert stats.tts99_optimal([math.inf] * 3) == math.inf
+    # Two cells that always solve within a 20 s budget: the budget-based TTS99 reads 20 s for
+    # both; the optimal cutoff separates them, with intervals that do not overlap.
+    fast = stats.tts99_optimal_ci([0.01, 0.02, 0.015, 0.012, 0.011])
+    slow = stats.tts99_optimal_ci([0.13, 0.15, 0.14, 0.13, 0.15])
+    assert stats.tts99_ci(20.0, 5, 5)[0] == 20.0
+    assert fast[1] <= fast[0] <= fast[2] < slow[1] <= slow[0] <= slow[2]
+    est, lo, hi = stats.tts99_optimal_ci([5, math.inf, math.inf, math.inf])
+    assert lo <= est and hi == math.inf  # a draw without a solve has no finite TTS
