@@ -301,6 +301,8 @@ def _run_trial_here(
         _iterate(loop, backend, seed, max_iterations, deadline, time_limit_s, t.build_s, warm_start)
     except Exception as exc:
         _fail(t, exc)
+        if loop is not None and getattr(exc, "extras", None):
+            merge_extras(loop.extras, exc.extras)  # e.g. a failed command's output tails
     finally:
         backend.close()
     if model is not None:

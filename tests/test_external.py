@@ -4,6 +4,7 @@ or return a wrong-length sample each end in a one-line reason, never ``solved``.
 
 from __future__ import annotations
 
+import json
 import re
 import sys
 import time
@@ -166,3 +167,11 @@ def test_a_format_that_cannot_hold_the_form_is_a_skip(board) -> None:
     failed(trial(board, "true", HuboFormulation(), format="qplib"), "skipped", "quadratic")
     failed(trial(board, "true", ConsFormulation(), format="bqm"), "skipped", "penalty polynomial")
     failed(trial(board, "true", QuboFormulation(), format="cnf"), "skipped", "form cons")
+
+
+def test_a_crashed_commands_output_tails_are_kept_with_the_trial(board) -> None:
+    r = trial(board, "sh -c 'echo partial; echo solver crashed >&2; exit 3'")
+    assert r.trial.status == "error"
+    extras = json.loads(r.trial.extras)
+    assert extras["exit_code"] == 3
+    assert "solver crashed" in extras["stderr_tail"] and "partial" in extras["stdout_tail"]

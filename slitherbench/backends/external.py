@@ -53,6 +53,7 @@ class ExternalError(RuntimeError):
     """The command failed or gave no usable sample (the trial is an ``error``)."""
 
     status = Status.ERROR
+    extras: dict[str, Any] | None = None  # the command's exit code and output tails, if it ran
 
 
 class ExternalTimeout(ExternalError):
@@ -226,12 +227,17 @@ class ExternalBackend(Backend):
             "stdout_tail": out[-TAIL:],
             "stderr_tail": err[-TAIL:],
         }
-        if rc not in self.params["ok_exit_codes"]:
-            why = _last_line(err) or _last_line(out) or "no output"
-            raise ExternalError(f"the command exited with code {rc}: {why}")
-        text = output.read_text(errors="replace") if output.exists() else ""
-        variables = side["variables"]
-        bits = parse_sample(text if text.strip() else out, [v["name"] for v in variables], fmt)
+        try:
+            if rc not in self.params["ok_exit_codes"]:
+                why = _last_line(err) or _last_line(out) or "no output"
+                raise ExternalError(f"the command exited with code {rc}: {why}")
+            text = output.read_text(errors="replace") if output.exists() else ""
+            variables = side["variables"]
+            names = [v["name"] for v in variables]
+            bits = parse_sample(text if text.strip() else out, names, fmt)
+        except ExternalError as exc:
+            exc.extras = extras  # the trial keeps the command's output tails (runner._fail)
+            raise
         if format_module(fmt).FAMILY == "constraints":
             sample = model.complete([bool(b) for b in bits])  # the edges, auxiliaries filled
         else:
