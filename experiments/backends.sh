@@ -1,6 +1,16 @@
 #!/usr/bin/env bash
-# Regenerates the backends results and their report (tables + figures) under results/backends/.
+# Regenerates the backends results and their report (tables + figures) under results/backends/
+# ($RESULTS/backends/ when RESULTS is set; PYTHON picks the interpreter).
+#   bash experiments/backends.sh [--quick] [extra Hydra overrides]
+# --quick: one generated 3x3 board, one seed, 2 s per trial (seconds; checks the script runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python -m slitherbench experiment=backends  "$@"
-python -m slitherbench.report results/backends --experiment backends
+PY=${PYTHON:-python}
+R=${RESULTS:-results}
+QUICK=()
+if [ "${1:-}" = --quick ]; then
+    shift
+    QUICK=(puzzle=generated puzzle.rows=3 puzzle.cols=3 puzzle.count=1 repetitions=1 time_limit_s=2 max_iterations=5 workers=1 progress=false)
+fi
+"$PY" -m slitherbench experiment=backends results_dir="$R/backends" "${QUICK[@]}" "$@"
+"$PY" -m slitherbench.report "$R/backends" --experiment backends

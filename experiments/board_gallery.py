@@ -2,11 +2,13 @@
 answer (the shipped ``puzzle=grids`` suite), drawn from the board's own coordinates.
 
     python experiments/board_gallery.py [--out docs/boards.png]
+    python experiments/board_gallery.py --quick    # four kinds, into a temp dir: checks it runs
 """
 
 from __future__ import annotations
 
 import argparse
+import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -21,14 +23,22 @@ from slitherbench.library import get_suite
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", type=Path, default=Path("docs/boards.png"))
+    ap.add_argument("--out", type=Path, help="default: docs/boards.png (--quick: a temp dir)")
+    ap.add_argument("--quick", action="store_true", help="the first four kinds only")
     args = ap.parse_args()
+    out = args.out or (
+        Path(tempfile.mkdtemp(prefix="board_gallery-")) / "boards.png"
+        if args.quick
+        else Path("docs/boards.png")
+    )
     first: dict[str, object] = {}
     for p in get_suite("grids"):  # smallest of each kind first
         first.setdefault(p.board.kind, p)
+    if args.quick:
+        first = dict(list(first.items())[:4])
     ncols = 4
     nrows = int(np.ceil(len(first) / ncols))
-    fig, axes = plt.subplots(nrows, ncols, figsize=(3.2 * ncols, 3.2 * nrows))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.2 * ncols, 3.2 * nrows), squeeze=False)
     for ax in axes.ravel():
         ax.axis("off")
     for ax, p in zip(axes.ravel(), first.values(), strict=False):
@@ -39,9 +49,9 @@ def main() -> None:
         "One generated, proved-unique puzzle per board kind (puzzle=grids), with its answer"
     )
     fig.tight_layout()
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(args.out, dpi=90)
-    print(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out, dpi=90)
+    print(out)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,12 @@ On a lent GPU machine with PyTorch but none of this project's dependencies:
     bash experiments/gpu_carry.sh      # here: builds .gpu/site (trimmed pyqbpp + SB, 42 MB)
     PYTHONPATH=.gpu/site:. python3 experiments/gpu_check.py --out $OUT    # there
 (the device tool: carry [".gpu"]).
+
+``--quick``: seconds, on any machine: ABS3's direct timing with 3 searches and the harness on
+one 5x5 board (cons, one seed), simulated bifurcation with 128 agents for 2 s and whole trials
+for 10 s on the 5x5 board; the GPU side only where a GPU is visible (nvidia-smi) and PyTorch
+sees CUDA. One line names the measurements skipped and why. Files go to a temporary directory
+unless ``--out`` is given.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import json
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -31,6 +38,7 @@ from slitherbench.backends.abs3 import ABS3Backend
 from slitherbench.backends.bifurcation import SimulatedBifurcationBackend
 from slitherbench.formulations import ConsFormulation, HuboFormulation, Model, QuboFormulation
 from slitherbench.library import get_suite, loopy_dev
+from slitherbench.provenance import gpu_names
 from slitherbench.puzzle import Puzzle, answer_from_bits
 from slitherbench.runner import run_trial
 
@@ -61,7 +69,7 @@ gpu = int(sys.argv[2])
 s = QbppSession()
 s.sync(Model.build(p, ConsFormulation()))
 times, modes = [], []
-for k in range(21):
+for k in range(int(sys.argv[3])):
     t0 = time.perf_counter()
     solver = s.qbpp.ABS3Solver(s.expr, gpu=gpu)
     sol = solver.search(target_energy=0, time_limit=10, seed=k)
@@ -74,7 +82,10 @@ print(json.dumps({"gpu_arg": gpu, "first_s": times[0], "later_median_s": statist
 
 
 def abs3_check(args: argparse.Namespace, summary: dict[str, object]) -> int:
-    puzzles = corpus_5x5()
+    puzzles = corpus_5x5()[:1] if args.quick else corpus_5x5()
+    # gpu=-1 is "GPU when present": on a machine without one it would time the CPU twice.
+    gpu_args = (-1, 0) if gpu_names() or not args.quick else (0,)
+    forms = (ConsFormulation(),) if args.quick else (ConsFormulation(), HuboFormulation())
     try:
         smi = subprocess.run(
             ["nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader"],
@@ -86,9 +97,10 @@ def abs3_check(args: argparse.Namespace, summary: dict[str, object]) -> int:
     except OSError as exc:
         summary["nvidia_smi"] = f"unavailable: {exc}"
     # 1. One process: first search (start-up) against later searches, GPU then CPU.
-    for gpu in (-1, 0):
+    for gpu in gpu_args:
+        searches = "3" if args.quick else "21"
         r = subprocess.run(
-            [sys.executable, "-c", DIRECT, json.dumps(puzzles[0][0].to_rows()), str(gpu)],
+            [sys.executable, "-c", DIRECT, json.dumps(puzzles[0][0].to_rows()), str(gpu), searches],
             capture_output=True,
             text=True,
             timeout=300,
@@ -105,8 +117,8 @@ def abs3_check(args: argparse.Namespace, summary: dict[str, object]) -> int:
     # 2. The harness: every 5x5 corpus puzzle, cons and hubo[aux], GPU (auto) and CPU.
     rows = []
     t0 = time.perf_counter()
-    for gpu in (-1, 0):
-        for form in (ConsFormulation(), HuboFormulation()):
+    for gpu in gpu_args:
+        for form in forms:
             for p, truth in puzzles:
                 for seed in range(args.seeds):
                     res = run_trial(
@@ -167,13 +179,14 @@ def sb_devices() -> list[str]:
 
 def sb_batches(args: argparse.Namespace, summary: dict[str, object]) -> None:
     """SB on reference10's uncut QUBO (the first solve of a trial) per (device, agents):
-    seconds per batch, batches and time to energy 0 (up to 20 s)."""
+    seconds per batch, batches and time to energy 0 (up to 20 s; --quick: 128 agents, 2 s)."""
     model = Model.build(get_suite("reference10")[0], QuboFormulation())
     rows = []
     for device in sb_devices():
-        for agents in (128, 1024, 8192) if device == "cuda" else (128, 1024):
+        agents_tried = (128, 1024, 8192) if device == "cuda" else (128, 1024)
+        for agents in agents_tried[:1] if args.quick else agents_tried:
             b = SimulatedBifurcationBackend(device=device, agents=agents)
-            r = b.solve(model, seed=1, hint=None, time_limit_s=20.0)
+            r = b.solve(model, seed=1, hint=None, time_limit_s=2.0 if args.quick else 20.0)
             n = int(r.extras["batches"])
             rows.append({"device": device, "agents": agents, "batch_s": r.solve_s / n,
                          "batches": n, "solve_s": r.solve_s, "best_energy": r.energy,
@@ -187,6 +200,8 @@ def sb_trials(args: argparse.Namespace, summary: dict[str, object]) -> int:
     """Whole trials (qubo/sb) on growing boards per device, until the budget is spent."""
     loopy = {p.size_label: p for p in reversed(loopy_dev())}
     boards = [loopy["5x5"], loopy["7x7"], get_suite("reference10")[0], loopy["10x18"]]
+    if args.quick:
+        boards = boards[:1]
     end = time.perf_counter() + args.sb_budget_s
     rows = []
     for p in boards:
@@ -215,9 +230,35 @@ def sb_trials(args: argparse.Namespace, summary: dict[str, object]) -> int:
     return int(((df.status == "solved") & ~df.correct).any()) if len(df) else 0
 
 
+def quick_check(args: argparse.Namespace, summary: dict[str, object]) -> int:
+    """Both paths on tiny inputs; the GPU side only where there is a GPU to run it on."""
+    skipped = []
+    gpus = gpu_names()
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    if torch is not None:
+        summary["torch"] = f"{torch.__version__} cuda={torch.version.cuda}"
+    if not gpus:
+        skipped.append("ABS3 gpu=-1 (no GPU visible to nvidia-smi)")
+    bad = 0 if args.skip_abs3 else abs3_check(args, summary)
+    if torch is None:
+        skipped.append("simulated bifurcation on CUDA and on the CPU (PyTorch is not installed)")
+    else:
+        if not torch.cuda.is_available():
+            skipped.append("simulated bifurcation on CUDA (PyTorch sees no CUDA device)")
+        sb_batches(args, summary)
+        bad |= sb_trials(args, summary)
+    summary["skipped"] = skipped
+    print(f"GPU measurements skipped: {'; '.join(skipped)}" if skipped else "nothing skipped")
+    return bad
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--out", type=Path, default=Path("results/gpu_check"))
+    ap.add_argument("--out", type=Path, help="default: results/gpu_check (--quick: a temp dir)")
+    ap.add_argument("--quick", action="store_true", help="seconds; the GPU side where there is one")
     ap.add_argument("--seeds", type=int, default=1, help="ABS3 harness seeds per puzzle")
     ap.add_argument("--sb-budget-s", type=float, default=300.0)
     ap.add_argument("--sb-seeds", type=int, default=3)
@@ -225,9 +266,23 @@ def main() -> int:
     ap.add_argument("--sb-gpu-agents", type=int, default=2048)
     ap.add_argument("--skip-abs3", action="store_true")
     args = ap.parse_args()
+    if args.quick:
+        args.seeds, args.sb_seeds, args.sb_budget_s, args.sb_time_limit_s = 1, 1, 10.0, 5.0
+    args.out = args.out or (
+        Path(tempfile.mkdtemp(prefix="gpu_check-")) if args.quick else Path("results/gpu_check")
+    )
     args.out.mkdir(parents=True, exist_ok=True)
     summary: dict[str, object] = {"started": time.strftime("%Y-%m-%d %H:%M:%S")}
     bad = 0
+    if args.quick:
+        try:
+            bad = quick_check(args, summary)
+        finally:
+            (args.out / "gpu_check_summary.json").write_text(
+                json.dumps(summary, indent=2, default=str)
+            )
+        print(f"summary: {args.out / 'gpu_check_summary.json'}")
+        return bad
     try:
         import torch
 

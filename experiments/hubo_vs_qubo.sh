@@ -1,6 +1,16 @@
 #!/usr/bin/env bash
-# Regenerates the hubo_vs_qubo results and their report (tables + figures) under results/hubo_vs_qubo/.
+# Regenerates the hubo_vs_qubo results and their report (tables + figures) under results/hubo_vs_qubo/
+# ($RESULTS/hubo_vs_qubo/ when RESULTS is set; PYTHON picks the interpreter).
+#   bash experiments/hubo_vs_qubo.sh [--quick] [extra Hydra overrides]
+# --quick: one generated 3x3 board, one seed, 2 s per trial (seconds; checks the script runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python -m slitherbench experiment=hubo_vs_qubo  "$@"
-python -m slitherbench.report results/hubo_vs_qubo --experiment hubo_vs_qubo --exact
+PY=${PYTHON:-python}
+R=${RESULTS:-results}
+QUICK=()
+if [ "${1:-}" = --quick ]; then
+    shift
+    QUICK=(puzzle=generated puzzle.rows=3 puzzle.cols=3 puzzle.count=1 repetitions=1 time_limit_s=2 max_iterations=5 workers=1 progress=false)
+fi
+"$PY" -m slitherbench experiment=hubo_vs_qubo results_dir="$R/hubo_vs_qubo" "${QUICK[@]}" "$@"
+"$PY" -m slitherbench.report "$R/hubo_vs_qubo" --experiment hubo_vs_qubo --exact

@@ -4,6 +4,7 @@
     python experiments/make_boards.py survey     # -> slitherbench/data/generated_survey.jsonl
     python experiments/make_boards.py targets    # -> slitherbench/data/generated_targets.jsonl
     python experiments/make_boards.py grids      # -> slitherbench/data/generated_grids.jsonl
+    python experiments/make_boards.py survey --quick    # tiny boards into a temp dir, seconds
 
 ``grids``: every board kind (the square and Loopy's 15 other grid types) at the sizes nearest
 25, 50 and 100 faces (``board_with_faces``; a kind whose smallest board is larger keeps it
@@ -13,12 +14,17 @@ Each board is ``generate(rows, cols, seed, time_limit_s)`` (fixed below), writte
 it is made, with the seconds it took (on whatever else the machine was doing: a check that
 runs out of time keeps its clue, so the clue count can differ by a few between machines); the uniqueness of each is proved again by the exact solver
 (SAT) before it is written. Boards already in the file are kept (the script resumes).
+``--out DIR`` writes ``generated_<name>.jsonl`` there instead of ``slitherbench/data/``;
+``--quick`` makes a tiny set the same way (4x4 and 5x5 boards; for ``grids``, the square and
+honeycomb kinds at about 9 faces) into a temporary directory unless ``--out`` is given, and
+never touches ``slitherbench/data/``.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
-import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -43,6 +49,8 @@ SETS = {
 
 
 GRID_FACES = (25, 50, 100)
+QUICK_SET = [(4, 4, 1, 1.0), (5, 5, 1, 1.0)]
+QUICK_KINDS, QUICK_FACES = ("square", "honeycomb"), (9,)
 
 
 def write_checked(out: Path, ident: str, p, made_s: float, record: dict) -> None:
@@ -56,10 +64,10 @@ def write_checked(out: Path, ident: str, p, made_s: float, record: dict) -> None
     print(f"{ident}: {p.num_faces} faces, {p.num_clues} clues, made in {made_s:.2f} s", flush=True)
 
 
-def make_grids(out: Path, done: set[str]) -> None:
-    for kind in board_kinds():
+def make_grids(out: Path, done: set[str], quick: bool = False) -> None:
+    for kind in QUICK_KINDS if quick else board_kinds():
         seen = set()
-        for faces in GRID_FACES:
+        for faces in QUICK_FACES if quick else GRID_FACES:
             board = board_with_faces(kind, faces)
             ident = f"grids-{board.label.replace(' ', '-')}"
             if board in seen or ident in done:
@@ -81,15 +89,24 @@ def make_grids(out: Path, done: set[str]) -> None:
             write_checked(out, ident, p, made_s, record)
 
 
-def main(name: str) -> None:
-    out = DATA / f"generated_{name}.jsonl"
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("name", nargs="?", default="survey", choices=[*SETS, "grids"])
+    ap.add_argument("--out", type=Path, help=f"directory (default: {DATA}; --quick: a temp dir)")
+    ap.add_argument("--quick", action="store_true", help="a tiny set (checks the script runs)")
+    args = ap.parse_args()
+    name = args.name
+    folder = args.out or (Path(tempfile.mkdtemp(prefix="make_boards-")) if args.quick else DATA)
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / f"generated_{name}.jsonl"
+    print(f"boards: {out}")
     done = set()
     if out.exists():
         done = {json.loads(line)["id"] for line in out.read_text().splitlines()}
     if name == "grids":
-        make_grids(out, done)
+        make_grids(out, done, args.quick)
         return
-    for rows, cols, seed, limit_s in SETS[name]:
+    for rows, cols, seed, limit_s in QUICK_SET if args.quick else SETS[name]:
         ident = f"generated-{rows}x{cols}-s{seed}"
         if ident in done:
             continue
@@ -108,4 +125,4 @@ def main(name: str) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "survey")
+    main()

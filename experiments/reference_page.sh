@@ -1,6 +1,16 @@
 #!/usr/bin/env bash
-# Regenerates the reference_page results and their report (tables + figures) under results/reference_page/.
+# Regenerates the reference_page results and their report (tables + figures) under results/reference_page/
+# ($RESULTS/reference_page/ when RESULTS is set; PYTHON picks the interpreter).
+#   bash experiments/reference_page.sh [--quick] [extra Hydra overrides]
+# --quick: one generated 3x3 board, one seed, 2 s per trial (seconds; checks the script runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python -m slitherbench experiment=reference_page repetitions=20 "$@"
-python -m slitherbench.report results/reference_page --experiment reference_page
+PY=${PYTHON:-python}
+R=${RESULTS:-results}
+QUICK=()
+if [ "${1:-}" = --quick ]; then
+    shift
+    QUICK=(puzzle=generated puzzle.rows=3 puzzle.cols=3 puzzle.count=1 repetitions=1 time_limit_s=2 max_iterations=5 workers=1 progress=false)
+fi
+"$PY" -m slitherbench experiment=reference_page repetitions=20 results_dir="$R/reference_page" "${QUICK[@]}" "$@"
+"$PY" -m slitherbench.report "$R/reference_page" --experiment reference_page

@@ -14,7 +14,7 @@
 # %% [markdown]
 # # HUBO vs QUBO (and cons): what explains the comparison
 #
-# Run it from the repository root (README, "Results, report, notebook"):
+# Run it from the repository root (the README's command; docs: Reference, "Report and notebook"):
 #
 #     .venv/bin/jupytext --to ipynb --execute --run-path . notebooks/analysis.py
 #
@@ -34,6 +34,7 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 import pandas as pd
+from IPython.display import Image, display
 
 from slitherbench import compare, plots, render, tables
 from slitherbench.results import load, what_is_missing
@@ -142,6 +143,8 @@ else:
 
 # %%
 paths = plots.scaling_figure(trials, OUT) if trials["cells"].nunique() > 1 else []
+for path in paths[:1]:  # the PNG (the PDF beside it is for papers)
+    display(Image(filename=str(path)))
 by_size.pivot_table(index="size", columns=["form_variant", "backend"], values="tts99_s")
 
 # %% [markdown]
@@ -171,6 +174,4 @@ if chosen is not None:
     print(
         pd.Series(chosen)[["puzzle", "form_variant", "backend", "iterations", "status"]].to_dict()
     )
-    from IPython.display import Image, display
-
     display(Image(filename=str(paths[0])))

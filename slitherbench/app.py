@@ -8,6 +8,7 @@ compose API). Planning is :mod:`slitherbench.plan`, the summary :mod:`slitherben
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import signal
 import sys
@@ -66,6 +67,10 @@ def _forget_logs() -> None:
 
 def main() -> None:
     """The console script: overrides checked (one line and exit 2 on a typo), then Hydra."""
+    import matplotlib
+
+    if "MPLBACKEND" not in os.environ:  # a command line draws to files only (answer pictures)
+        matplotlib.use("Agg")
     problem = override_problem(sys.argv[1:])
     if problem:
         print(f"error: {problem}", file=sys.stderr)

@@ -1,8 +1,9 @@
 """Any board drawn from its coordinates: faces, clues, points, loops and the answer.
 
 The square grid is one board among others here (its points sit at (column, row)), so the
-report's iteration figures, the console's picture of a non-square answer and the README's
-gallery of grid types all come from :func:`draw_board`.
+report's iteration figures, the console's picture of a non-square answer and the docs'
+gallery of grid types all come from :func:`draw_board`. No matplotlib backend is chosen here:
+the command-line entry points choose a file backend, a notebook keeps its inline one.
 """
 
 from __future__ import annotations
@@ -10,9 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.collections import LineCollection, PolyCollection

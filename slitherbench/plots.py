@@ -1,7 +1,8 @@
 """Figures from the tidy tables. Every formulation keeps one line style, every backend one
 marker, and every formulation x backend series its own colour, across all figures made from
 the same trials, so they read in black and white too. Every panel has a title or a legend;
-a panel that pools board sizes says so in its title."""
+a panel that pools board sizes says so in its title. No matplotlib backend is chosen here:
+the command-line entry points choose a file backend, a notebook keeps its inline one."""
 
 from __future__ import annotations
 
@@ -9,8 +10,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import matplotlib
-
-matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import matplotlib.ticker
 import numpy as np

@@ -3,12 +3,15 @@
 Writes, into ``<store>/report/`` (or ``--out``): tables (Markdown and LaTeX booktabs) per
 puzzle x formulation x backend and per formulation x backend, figures (PNG and PDF) and
 ``manifest.json`` naming the experiments, config hashes and trial counts each came from.
+With ``--publish docs/findings/NAME`` it writes a findings page for the documentation site
+instead (:mod:`slitherbench.publish`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -233,6 +236,29 @@ def exact_reference(stores: list[Path], compute: bool) -> pd.DataFrame | None:
     return pd.concat(frames, ignore_index=True) if frames else None
 
 
+def _publish_options(ap: argparse.ArgumentParser) -> None:
+    """--publish and the options only it reads (slitherbench.publish)."""
+    ap.add_argument(
+        "--publish",
+        type=Path,
+        metavar="docs/findings/NAME",
+        help="write a findings page for the documentation site instead of the report: NAME.md "
+        "and NAME/ (PNG figures, summary.csv), everything read from the store's records",
+    )
+    ap.add_argument("--title", help="--publish: the page's title (default: the experiments)")
+    ap.add_argument(
+        "--command",
+        help="--publish: the command that made the store (default: python -m slitherbench "
+        "experiment=<each experiment in it>)",
+    )
+    ap.add_argument(
+        "--target",
+        type=float,
+        metavar="RATE",
+        help="--publish: a success-rate target per board size and cell; each row met or missed",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="python -m slitherbench.report", description=__doc__.split("\n\n")[0]
@@ -269,6 +295,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="pool trials of one formulation x backend run with different configurations",
     )
+    _publish_options(ap)
     ap.add_argument(
         "--exact",
         action="store_true",
@@ -277,7 +304,29 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _publish(args: argparse.Namespace, trials: pd.DataFrame, iterations: pd.DataFrame) -> int:
+    from .publish import publish
+
+    files = publish(
+        trials,
+        iterations,
+        args.publish,
+        sources=args.sources,
+        command=args.command,
+        title=args.title,
+        target=args.target,
+        compare_spec=args.compare,
+        caption=f"{TABLES[1][2]} {CAPTION}",
+    )
+    print(f"published: {files[0]} and {len(files) - 1} file(s) in {args.publish}/")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
+    import matplotlib
+
+    if "MPLBACKEND" not in os.environ:  # a command line draws to files only
+        matplotlib.use("Agg")
     args = _parser().parse_args(argv)
     try:
         stores = store_paths(args.sources, results_root=args.results_root)
@@ -289,6 +338,8 @@ def main(argv: list[str] | None = None) -> int:
             trials = trials[trials.experiment == args.experiment]
             if not iterations.empty:
                 iterations = iterations[iterations.key.isin(trials.key)]
+        if args.publish is not None:
+            return _publish(args, trials, iterations)
         out = args.out
         if out is None:
             first = Path(args.sources[0])

@@ -191,7 +191,7 @@ class ExternalBackend(Backend):
     def solve(
         self, model: Model, *, seed: int, hint: Mapping[int, int] | None, time_limit_s: float
     ) -> SolveResult:
-        from ..export import format_module, write_instance
+        from ..export import write_instance
 
         if self._dir is None:
             self.start(model)
@@ -228,20 +228,10 @@ class ExternalBackend(Backend):
             "stderr_tail": err[-TAIL:],
         }
         try:
-            if rc not in self.params["ok_exit_codes"]:
-                why = _last_line(err) or _last_line(out) or "no output"
-                raise ExternalError(f"the command exited with code {rc}: {why}")
-            text = output.read_text(errors="replace") if output.exists() else ""
-            variables = side["variables"]
-            names = [v["name"] for v in variables]
-            bits = parse_sample(text if text.strip() else out, names, fmt)
+            sample = self._read_sample(model, side, fmt, rc, out, err, output)
         except ExternalError as exc:
             exc.extras = extras  # the trial keeps the command's output tails (runner._fail)
             raise
-        if format_module(fmt).FAMILY == "constraints":
-            sample = model.complete([bool(b) for b in bits])  # the edges, auxiliaries filled
-        else:
-            sample = {int(v["label"]): b for v, b in zip(variables, bits, strict=True)}
         return SolveResult(
             sample,
             float(model.energy(sample)),
@@ -251,6 +241,30 @@ class ExternalBackend(Backend):
             hint_used=False,
             extras=extras,
         )
+
+    def _read_sample(
+        self,
+        model: Model,
+        side: Mapping[str, Any],
+        fmt: str,
+        rc: int,
+        out: str,
+        err: str,
+        output: Path,
+    ) -> dict[int, int]:
+        """The model's sample from what the command left (ExternalError if none)."""
+        from ..export import format_module
+
+        if rc not in self.params["ok_exit_codes"]:
+            why = _last_line(err) or _last_line(out) or "no output"
+            raise ExternalError(f"the command exited with code {rc}: {why}")
+        text = output.read_text(errors="replace") if output.exists() else ""
+        variables = side["variables"]
+        names = [v["name"] for v in variables]
+        bits = parse_sample(text if text.strip() else out, names, fmt)
+        if format_module(fmt).FAMILY == "constraints":
+            return model.complete([bool(b) for b in bits])  # the edges, auxiliaries filled
+        return {int(v["label"]): b for v, b in zip(variables, bits, strict=True)}
 
     def _run(self, argv: list[str], time_limit_s: float) -> tuple[int, str, str]:
         """(exit code, stdout, stderr) of the command, killed with its process group at

@@ -11,6 +11,7 @@ on stderr and exit code 2, with nothing written: the figure is drawn only for a 
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from pathlib import Path
@@ -99,6 +100,10 @@ def _generate(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import matplotlib
+
+    if "MPLBACKEND" not in os.environ:  # a command line draws to files only (--figure)
+        matplotlib.use("Agg")
     try:
         args = _parser().parse_args(argv)
         return _solve(args) if args.command == "solve" else _generate(args)

@@ -1,0 +1,200 @@
+"""A findings page for the documentation site, written from a store by the report.
+
+``python -m slitherbench.report STORE --publish docs/findings/NAME`` writes ``NAME.md`` (the
+page) and ``NAME/`` (its PNG figures and a CSV summary). Everything on the page comes from the
+store's records: the command that made them (from the experiment names, or ``--command``), the
+hardware, dates, git commits and package versions from the provenance columns, the seeds and
+budgets, and the tables with their intervals. Nothing is read from the clock or the checkout,
+so the same store always gives the same page (a test regenerates one and compares).
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from . import compare, plots, render, tables
+
+COLUMNS = render.DEFAULT_COLUMNS  # the report's own table, so a page and a report agree
+
+
+def _values(trials: pd.DataFrame, column: str) -> list[str]:
+    if column not in trials:
+        return []
+    return sorted({str(v) for v in trials[column].dropna() if str(v)})
+
+
+def _listed(values: Sequence[str], empty: str = "not recorded", limit: int = 12) -> str:
+    if not values:
+        return empty
+    shown = ", ".join(f"`{v}`" for v in values[:limit])
+    return shown + (f" and {len(values) - limit} more" if len(values) > limit else "")
+
+
+def _hardware(trials: pd.DataFrame) -> str:
+    if "cpu" in trials:
+        cpus = trials.drop_duplicates([c for c in ("cpu", "cpu_count") if c in trials])
+        parts = [f"{r['cpu']}, {r.get('cpu_count', '?')} logical CPUs" for _, r in cpus.iterrows()]
+    else:
+        parts = ["CPU not recorded"]
+    gpus = _values(trials, "gpu")
+    if "gpu" not in trials:
+        parts.append("GPU not recorded")
+    else:
+        parts.append(f"GPU: {', '.join(gpus)}" if gpus else "no GPU")
+    return "; ".join(parts)
+
+
+def _packages(trials: pd.DataFrame) -> str:
+    cols = sorted(c for c in trials if c.startswith("version_"))
+    found = [f"{c.removeprefix('version_')} {', '.join(_values(trials, c))}" for c in cols]
+    found = [f for f in found if not f.endswith(" ")]
+    return "; ".join(found) or "not recorded"
+
+
+def _dates(trials: pd.DataFrame) -> str:
+    if "timestamp" not in trials or trials["timestamp"].dropna().empty:
+        return "not recorded"
+    days = sorted({str(t)[:10] for t in trials["timestamp"].dropna()})
+    return days[0] if len(days) == 1 else f"{days[0]} to {days[-1]}"
+
+
+def _seeds(trials: pd.DataFrame) -> str:
+    seeds = sorted({int(s) for s in trials["seed"]})
+    reps = sorted({int(r) for r in trials["repetition"]}) if "repetition" in trials else []
+    shown = ", ".join(map(str, seeds[:10])) + (", ..." if len(seeds) > 10 else "")
+    return f"{len(seeds)} seed(s) ({shown}); repetitions {', '.join(map(str, reps)) or '?'}"
+
+
+def provenance_table(trials: pd.DataFrame, command: str) -> str:
+    counts = trials["status"].value_counts()
+    ran = int(sum(counts.get(s, 0) for s in tables.RAN))
+    rows = [
+        ("command", f"`{command}`"),
+        ("experiment(s)", _listed(_values(trials, "experiment"))),
+        ("dates (UTC, trials stored)", _dates(trials)),
+        ("git commit(s)", _listed(_values(trials, "git_commit"))),
+        ("hardware", _hardware(trials)),
+        ("Python", _listed(_values(trials, "python"))),
+        ("packages", _packages(trials)),
+        ("seeds", _seeds(trials)),
+        ("budget per trial", _budget(trials)),
+        (
+            "trials",
+            f"{len(trials)}: {ran} ran, {int(counts.get('skipped', 0))} skipped, "
+            f"{int(counts.get('error', 0))} errors",
+        ),
+        ("config hashes", _listed(_values(trials, "config_hash"))),
+    ]
+    lines = ["| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _budget(trials: pd.DataFrame) -> str:
+    limits = ", ".join(f"{float(v):g} s" for v in sorted(set(trials["time_limit_s"])))
+    iters = ", ".join(str(int(v)) for v in sorted(set(trials["max_iterations"])))
+    return f"{limits}; at most {iters} iterations"
+
+
+def targets_table(summary: pd.DataFrame, target: float) -> str:
+    """Each row's success rate against ``target``: met, or missed by how many points."""
+    lines = [
+        f"Target: a success rate of at least {target:g} per board size and cell.",
+        "",
+        "| Size | Form | Backend | Success: rate [95% CI] | Verdict |",
+        "|---|---|---|---|---|",
+    ]
+    for _, r in summary.iterrows():
+        rate = r["success"]
+        if pd.isna(rate):
+            verdict = "not run"
+        elif rate >= target:
+            verdict = "met"
+        else:
+            verdict = f"**missed by {100 * (target - rate):.0f} points**"
+        success = render.cell_text(r, "success")
+        lines.append(
+            f"| {r['size']} | {r['form_variant']} | {r['backend']} | {success} | {verdict} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _figures(trials: pd.DataFrame, assets: Path) -> list[Path]:
+    files = plots.iterations_figure(trials, assets, panel="backend")
+    files += plots.time_to_solution_figure(trials, assets)
+    if trials["size"].nunique() > 1:
+        files += plots.scaling_figure(trials, assets)
+    for f in files:  # the site shows PNGs; the report directory keeps the PDFs
+        if f.suffix == ".pdf":
+            f.unlink()
+    return [f for f in files if f.suffix == ".png"]
+
+
+def _regenerate(sources: Sequence[str], name: str, options: dict[str, object]) -> str:
+    """The command that writes this page again, as the page names it."""
+    given = "".join(f" {k} {shlex.quote(str(v))}" for k, v in options.items() if v is not None)
+    return (
+        f"python -m slitherbench.report {' '.join(sources)} --publish docs/findings/{name}{given}"
+    )
+
+
+def publish(
+    trials: pd.DataFrame,
+    iterations: pd.DataFrame,
+    dest: Path,
+    sources: Sequence[str],
+    command: str | None = None,
+    title: str | None = None,
+    target: float | None = None,
+    compare_spec: str | None = None,
+    caption: str = "",
+) -> list[Path]:
+    """Write ``dest.md`` and ``dest/`` (figures, ``summary.csv``); return the files.
+    ``caption`` is the report's own wording of the table's statistics."""
+    if trials.empty:
+        raise ValueError("no trials to publish")
+    name = dest.name
+    assets = dest.parent / name
+    assets.mkdir(parents=True, exist_ok=True)
+    raw = trials
+    trials = tables.with_size(tables.by_configuration(trials))
+    if "timestamp" in trials:
+        trials = trials.sort_values("timestamp", kind="stable").reset_index(drop=True)
+    summary = tables.summarise(trials, tables.SIZE_KEYS, None, iterations)
+    csv = assets / "summary.csv"
+    summary.to_csv(csv, index=False)
+    figures = _figures(trials, assets)
+    experiments = _values(trials, "experiment")
+    made_by = command or "; ".join(f"python -m slitherbench experiment={e}" for e in experiments)
+    options = {"--title": title, "--command": command, "--target": target}
+    regenerate = _regenerate(sources, name, {**options, "--compare": compare_spec})
+    parts = [
+        f"# {title or 'Findings: ' + ', '.join(experiments)}",
+        "",
+        '!!! note "Published from a store"',
+        f"    Written by `{regenerate}`",
+        "    from the store's records (provenance included): change the store or the command,",
+        "    not this page.",
+        "",
+        "## How it was made",
+        "",
+        provenance_table(trials, made_by),
+        "## Results",
+        "",
+        render.to_markdown(summary, tables.SIZE_KEYS, COLUMNS, caption),
+    ]
+    if target is not None:
+        parts += ["## Targets", "", targets_table(summary, target)]
+    if compare_spec:
+        a, _, b = compare_spec.partition(",")
+        results = compare.compare(raw, a.strip(), b.strip())  # pairs within configurations
+        parts += ["## Paired comparison", "", compare.to_markdown(results, "")]
+    parts += ["## Figures", ""]
+    parts += [f"![{f.stem.replace('_', ' ')}]({name}/{f.name})\n" for f in figures]
+    parts += [f"The table as CSV, every column: [`{name}/summary.csv`]({name}/summary.csv).", ""]
+    page = dest.parent / f"{name}.md"
+    page.write_text("\n".join(parts))
+    return [page, csv, *figures]

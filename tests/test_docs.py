@@ -1,0 +1,213 @@
+"""The documentation site: its pages and links exist, each tutorial script runs, and a
+findings page published from a store equals what the store gives today.
+
+The site itself is built with warnings as errors in .ci/run (`mkdocs build --strict`), which
+also fails on a broken link; the checks here need no docs extra and run in the fast subset.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import runpy
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from test_readme import heading_anchors, relative_links
+
+from slitherbench.report import main as report_main
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT / "docs"
+TUTORIALS = sorted((DOCS / "tutorials").glob("*.py"))
+
+
+def nav_pages(node: object) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, dict):
+        return [p for v in node.values() for p in nav_pages(v)]
+    if isinstance(node, list):
+        return [p for v in node for p in nav_pages(v)]
+    return []
+
+
+def test_every_page_in_the_nav_exists_and_every_page_is_in_the_nav() -> None:
+    config = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
+    pages = nav_pages(config["nav"])
+    generated = {"notebooks/analysis.ipynb"}  # executed at build time (docs/_hooks)
+    for page in pages:
+        assert page in generated or (DOCS / page).is_file(), page
+    for md in DOCS.rglob("*.md"):
+        assert md.relative_to(DOCS).as_posix() in pages, f"{md} is in no nav section"
+
+
+def test_every_relative_link_in_the_docs_lands_on_a_file_and_heading() -> None:
+    checked = 0
+    for md in DOCS.rglob("*.md"):
+        for link in relative_links(md.read_text()):
+            path, _, anchor = link.partition("#")
+            target = (md.parent / path).resolve() if path else md
+            if "reference/api.md" in path or target.suffix == ".ipynb":
+                continue  # anchors made by mkdocstrings; the notebook is built
+            assert target.exists(), f"{md.relative_to(ROOT)}: {link}"
+            generated = "<!-- generate:" in target.read_text() if target.suffix == ".md" else False
+            if anchor and target.suffix == ".md" and not generated:  # the build checks those
+                assert anchor in heading_anchors(target), f"{md.relative_to(ROOT)}: {link}"
+            checked += 1
+    assert checked >= 50
+
+
+def test_no_page_talks_about_its_making() -> None:
+    """Hardware, dates, commands and commits only: never who measured or in which sitting."""
+    words = re.compile(r"this session|previous session|this VM|measured here|\bwe\b|stop 24", re.I)
+    for md in [ROOT / "README.md", *DOCS.rglob("*.md")]:
+        found = words.findall(md.read_text())
+        assert not found, f"{md.relative_to(ROOT)}: {found}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("script", TUTORIALS, ids=lambda p: p.name)
+def test_each_tutorial_script_runs(script: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(script.parent))
+    runpy.run_path(str(script), run_name="__main__")
+
+
+@pytest.mark.slow
+def test_the_tutorial_backend_runs_from_its_config_file(tmp_path: Path) -> None:
+    """One module + one config file: the backend of docs/tutorials/add_backend.py chosen on
+    the command line from a config directory outside the repository."""
+    conf = tmp_path / "conf" / "backend"
+    conf.mkdir(parents=True)
+    module = runpy.run_path(str(DOCS / "tutorials" / "add_backend.py"))
+    (conf / "myanneal.yaml").write_text(module["CONFIG"])
+    args = ["backend=myanneal", "formulation=hubo", "puzzle=tiny", "repetitions=1"]
+    args += [f"hydra.searchpath=[file://{tmp_path / 'conf'}]", f"results_dir={tmp_path / 's'}"]
+    r = subprocess.run(
+        [sys.executable, "-m", "slitherbench", *args, "progress=false"],
+        # Nothing written into the checkout: no __pycache__ beside the tutorial.
+        env={**os.environ, "PYTHONPATH": str(DOCS / "tutorials"), "PYTHONDONTWRITEBYTECODE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert r.returncode == 0, r.stderr[-3000:]
+    from slitherbench.results import load
+
+    trials, _ = load(tmp_path / "s")
+    assert set(trials.backend) == {"myanneal"} and (trials.status == "solved").all()
+
+
+def published_command(page: Path) -> list[str]:
+    """The report arguments a published page says wrote it."""
+    line = re.search(r"Written by `python -m slitherbench\.report (.+?)`", page.read_text())
+    assert line, f"{page} does not say which command wrote it"
+    return shlex.split(line[1])
+
+
+@pytest.mark.slow
+def test_the_published_example_page_equals_a_fresh_publish_from_its_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/findings/example.md, regenerated from the committed store by the command it
+    names, into tmp_path: the same page and summary, byte for byte."""
+    page = DOCS / "findings" / "example.md"
+    args = published_command(page)
+    i = args.index("--publish")
+    assert args[i + 1] == "docs/findings/example"
+    args[i + 1] = str(tmp_path / "example")
+    monkeypatch.chdir(ROOT)  # the store is named relative to the repository root
+    assert report_main(args) == 0
+    # When the report itself changes on purpose, the page is regenerated by the command it
+    # names (from the repository root) and committed with the change.
+    again = "regenerate it: python -m slitherbench.report " + shlex.join(published_command(page))
+    assert (tmp_path / "example.md").read_text() == page.read_text(), again
+    fresh, committed = tmp_path / "example", DOCS / "findings" / "example"
+    assert (fresh / "summary.csv").read_text() == (committed / "summary.csv").read_text(), again
+    assert sorted(p.name for p in fresh.iterdir()) == sorted(p.name for p in committed.iterdir())
+    for png in fresh.glob("*.png"):
+        assert f"(example/{png.name})" in page.read_text()
+
+
+def test_a_published_page_takes_every_fact_from_the_store(tmp_path: Path) -> None:
+    """Provenance read from the records, not from the clock or the checkout."""
+    from slitherbench import publish
+    from slitherbench.results import load
+
+    trials, _ = load(ROOT / "tests" / "data" / "store_v0_1")
+    table = publish.provenance_table(trials, "python -m slitherbench experiment=smoke")
+    assert "| dates (UTC, trials stored) | 2026-11-30 |" in table
+    assert "`0a63d1db6546`" in table  # the store's git commit
+    assert "Intel(R) Xeon(R) Processor, 2 logical CPUs; no GPU" in table
+    assert "2 seed(s) (1480309189, 1678310696)" in table
+    assert "4: 4 ran, 0 skipped, 0 errors" in table
+
+
+@pytest.mark.slow
+def test_the_generated_reference_pages_come_from_the_code() -> None:
+    """The build hook's generators (run by mkdocs in .ci/run) on their own: every config
+    file, every stored column, every format read back, every user-facing raise."""
+    sys.path.insert(0, str(DOCS / "_hooks"))
+    try:
+        import generate
+    finally:
+        sys.path.remove(str(DOCS / "_hooks"))
+    config = generate.config_reference()
+    for f in (ROOT / "conf").rglob("*.yaml"):
+        if f.parent.name != "conf":
+            assert f"### `{f.parent.name}={f.stem}`" in config or f.parent.parent.name != "conf"
+    assert "| `wall_s` |" in generate.columns_reference()
+    formats = generate.formats_reference()  # raises unless each text reads back
+    assert formats.count("### `") == 6
+    errors = generate.errors_reference()
+    assert "no such file" in errors and "`ConfigError`" in errors
+
+
+DOCTEST_MODULES = sorted(
+    ".".join(p.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+    for p in (ROOT / "slitherbench").rglob("*.py")
+    if ">>>" in p.read_text()
+)
+
+
+@pytest.mark.parametrize("module", DOCTEST_MODULES)
+def test_module_docstring_tutorials_run_as_doctests(module: str) -> None:
+    """Where a module is an extension point its docstring is a tutorial: its examples run."""
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0
+
+
+def documented_runs() -> list[tuple[str, str]]:
+    """Every `python -m slitherbench ...` line of a ```bash block in the README and the docs
+    (continuation lines joined), with its page."""
+    out = []
+    for md in [ROOT / "README.md", *sorted(DOCS.rglob("*.md"))]:
+        for block in re.findall(r"^```bash\n(.*?)^```", md.read_text(), flags=re.S | re.M):
+            for line in block.replace("\\\n", " ").splitlines():
+                line = line.split(" #")[0].strip()
+                m = re.search(r"python -m slitherbench (.*)$", line)
+                if m and "hydra.searchpath" not in line:  # groups from elsewhere: run above
+                    out.append((md.relative_to(ROOT).as_posix(), m[1]))
+    return out
+
+
+@pytest.mark.slow
+def test_every_documented_run_names_only_settings_that_exist() -> None:
+    """The command-line checker (the one that answers a typo with one `error:` line) accepts
+    every documented run: no page shows a setting, group option or experiment that is not
+    there (as `backend.mode=direct` once was for backend=exact)."""
+    from slitherbench.overrides import override_problem
+
+    runs = dict((args, page) for page, args in documented_runs())  # each command once
+    assert len(runs) >= 25
+    for args, page in runs.items():
+        argv = [a for a in shlex.split(args) if a not in ("-m", "--multirun")]
+        assert override_problem(argv) is None, f"{page}: python -m slitherbench {args}"
