@@ -1,6 +1,7 @@
 """Benchmarks that cannot rot (issue 27): every script under ``experiments/`` runs here in its
 quick mode (tiny boards, one seed, seconds), so a benchmark broken by a change elsewhere
-fails the suite instead of waiting for its next full run. The targets stay in the
+fails CI instead of waiting for its next full run (the shell scripts' runs are marked
+``experiments``: CI runs them in a step of their own, ``pytest -m experiments``). The targets stay in the
 benchmarks: a quick run reports its figures without judging them ("(quick, not judged)").
 
 Each run is a subprocess with its working directory and every output under ``tmp_path``
@@ -180,8 +181,16 @@ def test_every_shell_script_takes_quick_and_a_results_root() -> None:
         assert " results/" not in text.split("set -euo pipefail")[1], r.script
 
 
+def _marked(run: QuickRun) -> object:
+    # The shell scripts' quick runs (an experiment, then its report: 20-120 s each on 2
+    # cores, six minutes together) run in CI's own step (`pytest -m experiments` in .ci/run),
+    # beside the SLURM check, keeping the suite within its 10 minutes.
+    marks = [pytest.mark.experiments] if run.script.endswith(".sh") else []
+    return pytest.param(run, marks=marks, id=run.id)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("run", RUNS, ids=lambda r: r.id)
+@pytest.mark.parametrize("run", [_marked(r) for r in RUNS])
 def test_quick_mode_runs(run: QuickRun, tmp_path: Path) -> None:
     before = _checkout_state()
     script = EXPERIMENTS / run.script

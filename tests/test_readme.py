@@ -22,7 +22,7 @@ NOT_RUN_HERE = {
     'python3 -m venv .venv && .venv/bin/pip install -e ".[dev]"': (
         "installs a fresh venv from PyPI (network, minutes); .ci/run runs it first"
     ),
-    ".venv/bin/python -m pytest -q": (
+    ".venv/bin/python -m pytest -q -n 2": (
         "the suite itself: run from inside it, it would recurse; .ci/run runs it"
     ),
     '.venv/bin/pip install -e ".[docs]" && .venv/bin/mkdocs build --strict': (
