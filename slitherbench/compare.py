@@ -90,7 +90,60 @@ def pairs_of(
     pairs = left.merge(right, on=on, suffixes=("_a", "_b"))
     if "configuration" in strata:
         _check_configurations(left, right, pairs, strata, a, b)
+    if not pool:
+        _note_unequal_settings(t, col, a, b, strata, on)
     return col, strata, pairs
+
+
+# Settings both sides of a pair should share: the run's budgets, and the parameters of the
+# part not compared (comparing forms on one backend: the backend's parameters).
+RUN_SETTINGS = ("time_limit_s", "max_iterations", "warm_start")
+PARAMS_COMPARED = {
+    "cell": (),
+    "form_variant": ("backend_params",),
+    "formulation": ("backend_params",),
+    "backend": ("formulation_params",),
+    "variables": ("backend_params", "formulation_params"),
+}
+
+
+def _setting_text(row: pd.Series, col: str) -> dict[str, str]:
+    out = {k: str(row[k]) for k in RUN_SETTINGS if k in row and pd.notna(row[k])}
+    for k in PARAMS_COMPARED[col]:
+        if isinstance(row.get(k), str) and row[k]:
+            params = json.loads(row[k])
+            params.pop("variables", None)  # what --compare edge,face compares
+            out.update({f"{name}": json.dumps(v) for name, v in params.items()})
+    return out
+
+
+def _note_unequal_settings(
+    t: pd.DataFrame, col: str, a: str, b: str, strata: list[str], on: list[str]
+) -> None:
+    """Say so where paired trials ran with different settings (one side at 20 s, the other at
+    5 s): the pairs then compare those settings as much as ``a`` and ``b``."""
+    if "config_hash" not in t:
+        return
+    side = t[col].astype(str)
+    keep = [*on, "config_hash"]
+    hashes = t[side == a][keep].merge(t[side == b][keep], on=on, suffixes=("_a", "_b"))
+    first = t.drop_duplicates("config_hash").set_index("config_hash")
+    seen = []
+    for ha, hb in dict.fromkeys(zip(hashes["config_hash_a"], hashes["config_hash_b"], strict=True)):
+        if pd.isna(ha) or pd.isna(hb):
+            continue
+        sa, sb = _setting_text(first.loc[ha], col), _setting_text(first.loc[hb], col)
+        differ = sorted(k for k in set(sa) | set(sb) if sa.get(k) != sb.get(k))
+        if differ:
+            text = ", ".join(f"{k}={sa.get(k, '-')} vs {sb.get(k, '-')}" for k in differ)
+            seen.append(text)
+    if seen:
+        print(
+            f"note: --compare {a},{b}: paired trials ran with different settings "
+            f"({'; '.join(dict.fromkeys(seen))}, {a} vs {b}): the comparison is of those "
+            "settings too",
+            file=sys.stderr,
+        )
 
 
 def _check_configurations(

@@ -9,12 +9,18 @@ from __future__ import annotations
 
 import functools
 import itertools
-import json
 import random
 from pathlib import Path
 
 import pytest
-from conftest import BACKENDS, formulation_factories, make_backend
+from conftest import (
+    BACKENDS,
+    SWEEP_LIMITS,
+    formulation_factories,
+    grid_records,
+    make_backend,
+    skip_kind,
+)
 
 from slitherbench.backends.constraints import solve_lazily
 from slitherbench.backends.cplex_mip import CplexBackend
@@ -42,14 +48,8 @@ from slitherbench.puzzle import Puzzle, PuzzleFormatError, answer_from_bits
 from slitherbench.runner import run_trial
 
 ROOT = Path(__file__).resolve().parents[1]
-GRIDS_CORPUS = ROOT.parent / "shared" / "corpus" / "loopy_grids_dev.jsonl"
-RECORDS = (
-    [json.loads(line) for line in GRIDS_CORPUS.read_text().splitlines()]
-    if GRIDS_CORPUS.exists()
-    else []
-)
+RECORDS = grid_records()  # ../shared's 58 Loopy puzzles: missing, collection stops (conftest)
 OTHER = [r for r in RECORDS if r["loopy_type"] != 0]
-needs_corpus = pytest.mark.skipif(not RECORDS, reason=f"{GRIDS_CORPUS} is missing")
 
 FORMS = formulation_factories()
 
@@ -65,7 +65,6 @@ def small_board(kind: str, seed: int = 1) -> Board:
 
 
 # -- Loopy game IDs ---------------------------------------------------------------------------
-@needs_corpus
 @pytest.mark.parametrize("record", OTHER, ids=[r["id"] for r in OTHER])
 def test_game_id_reads_back_and_loopys_answer_checks(record: dict) -> None:
     p = Puzzle.parse(record["loopy_id"])
@@ -100,7 +99,6 @@ def test_bad_game_ids_are_one_line_errors(text: str, problem: str) -> None:
     assert "\n" not in str(err.value)
 
 
-@needs_corpus
 def test_fuzzed_game_ids_parse_or_fail_in_one_line() -> None:
     rng = random.Random(18)
     alphabet = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_:,-tdxG"
@@ -275,7 +273,6 @@ LAZY = {
 FAST_RECORD = "loopy-5x5t2dn-00"
 
 
-@needs_corpus
 @pytest.mark.parametrize(
     "record",
     [r if r["id"] == FAST_RECORD else pytest.param(r, marks=pytest.mark.slow) for r in OTHER],
@@ -362,6 +359,23 @@ def _sweep() -> list:
     return out
 
 
+# The pairs that solve the sweep's triangles (19 faces) reliably within the test's budget: each
+# solved seeds 0, 1 and 2 with max_iterations=20, time_limit_s=20 on 2 CPU cores (measured by
+# running the sweep's own trials, tests/ as the working directory). The sweep demands a solve of
+# these; the rest did not solve every seed (hubo-exact through a reduction: see below; sqa on
+# the QUBO and on hubo-exact, the external command on hubo-exact: timeouts) or are not expected
+# to (steepest), and are held to "never a wrong answer" only. sb was not installed there.
+SOLVES_ON_TRIANGLES = {
+    *(("abs3", f) for f in ("cons", "hubo", "hubo-exact", "qubo")),
+    *(("easy", f) for f in ("cons", "hubo", "hubo-exact", "qubo")),
+    *((b, "cons") for b in ("cplex", "exact", "mip", "sat", "smt", "zdd", "external")),
+    *(("external", f) for f in ("hubo", "qubo")),
+    *(("openjij", f) for f in ("hubo", "hubo-exact", "qubo")),
+    *((b, f) for b in ("pt", "sa", "tabu") for f in ("hubo", "qubo")),
+    ("sqa", "hubo"),
+}
+
+
 @pytest.mark.parametrize(("backend", "form", "kind"), _sweep())
 def test_every_form_and_backend_on_every_grid_type(backend: str, form: str, kind: str) -> None:
     pytest.importorskip("pysat")
@@ -382,7 +396,8 @@ def test_every_form_and_backend_on_every_grid_type(backend: str, form: str, kind
         if t.status in ("solved", "skipped", "error"):
             break
     if b.unsupported_reason(f) or t.status == "skipped":
-        assert t.status == "skipped" and t.reason
+        assert t.status == "skipped"
+        skip_kind(t.reason, SWEEP_LIMITS)  # a documented limit only
         return
     assert t.board == kind and t.faces == p.num_faces
     assert t.status in ("solved", "max_iterations", "timeout"), t.reason
@@ -390,6 +405,8 @@ def test_every_form_and_backend_on_every_grid_type(backend: str, form: str, kind
         assert t.verified is True
         assert answer_from_bits(p, t.answer) == p.meta["answer"]  # unique: the one answer
     if b.expects_solutions and p.num_faces <= 12 and not (reduced_exact and kind != "square"):
+        assert t.status == "solved", (t.status, t.reason)
+    if kind == "triangular" and (backend, form) in SOLVES_ON_TRIANGLES:
         assert t.status == "solved", (t.status, t.reason)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import BACKENDS, make_backend
+from conftest import BACKENDS, SWEEP_LIMITS, make_backend, skip_kind
 from hydra import compose, initialize_config_dir
 from test_faces import FACE_FORMS, _exhaust, aux_minimum
 
@@ -228,8 +228,8 @@ def test_every_form_on_every_backend(backend: str, form: str) -> None:
     t = run_trial(
         p, f, b, seed=3, max_iterations=8 if must_solve else 5, time_limit_s=10 if must_solve else 1
     ).trial
-    if t.status == "skipped":
-        assert t.reason and "\n" not in t.reason
+    if t.status == "skipped":  # only a documented limit, in one line; else a failure
+        skip_kind(t.reason, SWEEP_LIMITS)
         return
     if must_solve:
         assert t.status == "solved", t.reason

@@ -3,7 +3,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS_RECORDS, constraint_backends
+from conftest import CORPUS_RECORDS, constraint_backends, skip_for
 
 from slitherbench.backends.exact import ExactBackend
 from slitherbench.check import check_answer
@@ -99,11 +99,11 @@ def test_every_exact_family_finds_the_corpus_answer_iteratively(
     conf = Path(__file__).resolve().parents[1] / "conf" / "backend" / f"{backend}.yaml"
     b = instantiate(OmegaConf.load(conf))
     if b.available():
-        pytest.skip(b.available())
+        skip_for(b.available())
     p = Puzzle.from_rows(corpus_record["clues"])
     r = run_trial(p, ConsFormulation(), b, seed=1, max_iterations=500, time_limit_s=120)
-    if r.status == "skipped":  # a size limit (CPLEX Community Edition), with its reason
-        pytest.skip(r.trial.reason)
+    if r.status == "skipped":  # a size limit (CPLEX Community Edition) only, else a failure
+        skip_for(r.trial.reason)
     assert r.status == "solved", r.trial.reason
     truth = [c == "1" for c in corpus_record["solution_H"] + corpus_record["solution_V"]]
     assert answer_from_bits(p, r.trial.answer) == truth
@@ -179,7 +179,7 @@ def test_every_exact_family_settles_uniqueness_on_bad_input(backend, rows, statu
     conf = Path(__file__).resolve().parents[1] / "conf" / "backend" / f"{backend}.yaml"
     b = instantiate(OmegaConf.load(conf))
     if b.available():
-        pytest.skip(b.available())
+        skip_for(b.available())
     p = Puzzle.from_rows(rows)
     r = solve_lazily(b, p, time_limit_s=30)
     expected = status or solve_exact(p, method="cpsat").status
@@ -201,7 +201,7 @@ def test_an_answer_beside_other_loops_is_found_not_cut_away(backend: str) -> Non
     conf = Path(__file__).resolve().parents[1] / "conf" / "backend" / f"{backend}.yaml"
     b = instantiate(OmegaConf.load(conf))
     if b.available():
-        pytest.skip(b.available())
+        skip_for(b.available())
     for p in generated_frontier()[:1]:
         r = solve_lazily(b, p, time_limit_s=60)
         assert r.status == "unique" and r.answer == p.meta["answer"]
@@ -212,7 +212,7 @@ def test_cplex_community_edition_limit_is_a_skip_with_the_size() -> None:
 
     b = CplexBackend()
     if b.available():
-        pytest.skip(b.available())
+        skip_for(b.available())
     big = next(p for p in CORPUS_RECORDS if p["rows"] * p["cols"] >= 360)
     p = Puzzle.from_rows(big["clues"])
     r = run_trial(p, ConsFormulation(), b, seed=1, time_limit_s=60)

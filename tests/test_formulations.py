@@ -29,7 +29,10 @@ FORMS.update(
         "qubo-w3": lambda: QuboFormulation(clue_weight=2, degree_weight=3, cut_weight=2),
     }
 )
-BOARDS = {"clued": ["2.", ".3"], "blank": ["..", ".."]}
+# "clued" has no feasible assignment at all (it proves "infeasible => energy >= 1" under
+# clues); "answered" has three single-loop answers, so "feasible => 0" is exercised under
+# clues too.
+BOARDS = {"clued": ["2.", ".3"], "blank": ["..", ".."], "answered": ["2.", ".2"]}
 
 
 def feasible(p: Puzzle, edges: tuple[int, ...], cuts: list[list[int]]) -> bool:
@@ -42,14 +45,26 @@ def feasible(p: Puzzle, edges: tuple[int, ...], cuts: list[list[int]]) -> bool:
     return all(sum(edges[e] for e in loop) <= len(loop) - 1 for loop in cuts)
 
 
+def rule_distance(p: Puzzle, c, edges: tuple[int, ...]) -> int:
+    """How far the edges are from a rule, from the rule's statement (the cons form's energy
+    is checked against this, not against its own ``Constraint.distance``)."""
+    s = sum(edges[e] for e in c.edges)
+    if c.kind == "clue":
+        return abs(s - dict(p.clue_faces)[c.index])
+    if c.kind == "degree":
+        return min(s, abs(s - 2))
+    if c.kind == "cut":
+        return max(0, s - (len(c.edges) - 1))
+    raise AssertionError(f"no rule written out for {c.kind}")
+
+
 def min_energy(model: Model, edges: tuple[int, ...]) -> int:
     """Energy with auxiliaries minimised out, piece by piece (their aux sets are disjoint)."""
     base = {e: x for e, x in enumerate(edges)}
     total = 0
     for piece in model.pieces:
         if piece.native is not None:
-            s = piece.constraint.total(edges)
-            total += piece.native.weight * piece.constraint.distance(s) ** 2
+            total += piece.native.weight * rule_distance(model.puzzle, piece.constraint, edges) ** 2
             continue
         assert piece.poly is not None
         best = None
@@ -58,6 +73,8 @@ def min_energy(model: Model, edges: tuple[int, ...]) -> int:
             e = evaluate(piece.poly, sample)
             best = e if best is None else min(best, e)
         total += best or 0
+    if model.formulation.native:  # the runner's judge, Model.energy, agrees with the rules
+        assert model.energy(base) == total, (edges, model.energy(base), total)
     return total
 
 
@@ -74,7 +91,10 @@ def test_aux_variables_belong_to_one_piece() -> None:
                     assert owners.setdefault(label, k) == k
 
 
-@pytest.mark.parametrize("board", sorted(BOARDS))
+@pytest.mark.parametrize(
+    "board",
+    [b if b != "answered" else pytest.param(b, marks=pytest.mark.slow) for b in sorted(BOARDS)],
+)
 @pytest.mark.parametrize(
     "form",
     # Full suite: every form. Fast subset: cons and the HUBO's exact encoding (no auxiliaries).
@@ -97,6 +117,7 @@ def test_energy_zero_exactly_when_feasible(form: str, board: str) -> None:
             else:
                 assert e >= 1, (form, stage, edges)
         assert zero >= 1 or board == "clued"
+        assert zero == 0 or board != "clued"  # the premise of the two boards
         if stage == 0:
             model.add_cut(cuts[0])
 
@@ -187,6 +208,68 @@ def test_pyqbpp_expression_has_the_model_energy(form: str) -> None:
     # In a child process: pyqbpp's variable budget is per process.
     out = subprocess.run(
         [sys.executable, "-c", CHILD, form], capture_output=True, text=True, timeout=120, check=True
+    )
+    res = json.loads(out.stdout.strip().splitlines()[-1])
+    assert res["n"] == 0, res["bad"]
+
+
+# Face variables, and an edge form's face labels for No-Square: the same comparison on the
+# No-Square plus (3x3: 9 faces, every rule of the board: clues, degrees, No-Square, channels,
+# a loop cut), at random assignments of every label; each form's variables fit pyqbpp's 100.
+CHILD_FACES = r"""
+import json, random, sys
+from slitherbench.puzzle import Puzzle
+from slitherbench.formulations import ConsFormulation, HuboFormulation, QuboFormulation, Model
+from slitherbench.backends.qbpp_session import QbppSession
+forms = {
+    "cons/face": ConsFormulation(variables="face"),
+    "hubo[aux]/face": HuboFormulation(variables="face"),
+    "hubo[exact]/face": HuboFormulation(degree_mode="exact", variables="face"),
+    "qubo/face": QuboFormulation(variables="face", cut_weight=2),
+    "cons+no_square": ConsFormulation(),
+    "qubo+no_square": QuboFormulation(),
+}
+p = Puzzle.parse("rules=no_square;.../.0./..2")
+m = Model.build(p, forms[sys.argv[1]])
+m.add_cut(list(p.face_edges[0]))
+assert m.num_variables <= 100, m.num_variables
+s = QbppSession()
+s.sync(m)
+rng = random.Random(1)
+bad = []
+for k in range(300):
+    sample = {label: rng.randint(0, 1) for label in m.labels}
+    if k < 20:  # a few near-feasible ones: the answer's colouring with one flip
+        sample.update(m.complete(m.edges_of(sample)))
+    if s.hint(sample).comp_energy() != m.energy(sample):
+        bad.append((sample, s.hint(sample).comp_energy(), m.energy(sample)))
+print(json.dumps({"bad": bad[:3], "n": len(bad), "vars": m.num_variables}))
+"""
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        "cons/face",
+        *(
+            pytest.param(f, marks=pytest.mark.slow)
+            for f in (
+                "hubo[aux]/face",
+                "hubo[exact]/face",
+                "qubo/face",
+                "cons+no_square",
+                "qubo+no_square",
+            )
+        ),
+    ],
+)
+def test_pyqbpp_expression_has_the_model_energy_in_face_forms(form: str) -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD_FACES, form],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
     res = json.loads(out.stdout.strip().splitlines()[-1])
     assert res["n"] == 0, res["bad"]

@@ -2,8 +2,9 @@
 
 The rule is the puzzle's (``Puzzle.rules``): its text forms and keys carry it, the checker
 judges it with its own ray casting, every exact family honours it through a face channel,
-the ZDD skips it in one line, and the generator makes puzzles unique under it. The
-formulations' penalty forms are tested with the formulations.
+the ZDD skips it in one line, and the generator makes puzzles unique under it. Every form's
+encoding of it, edge and face variables, is proved exhaustively in ``test_rule_proofs.py``;
+``test_faces.py`` runs it on every backend.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import constraint_backends
+from conftest import constraint_backends, skip_for
 from omegaconf import OmegaConf
 
 from slitherbench.boards import square_board
@@ -150,7 +151,7 @@ def _backend(name: str):
 
     b = instantiate(OmegaConf.load(CONF / f"{name}.yaml"))
     if b.available():
-        pytest.skip(b.available())
+        skip_for(b.available())
     return b
 
 

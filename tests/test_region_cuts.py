@@ -8,7 +8,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from conftest import CORPUS_RECORDS, FAST_CORPUS, constraint_backends
+from conftest import CORPUS_RECORDS, FAST_CORPUS, constraint_backends, skip_for
 from hydra.utils import instantiate
 from omegaconf import OmegaConf
 
@@ -187,11 +187,11 @@ def test_every_exact_family_solves_with_region_cuts(
 
     b = instantiate(OmegaConf.load(CONF / "backend" / f"{backend}.yaml"), mode=mode)
     if b.available():
-        pytest.skip(b.available())
+        skip_for(b.available())
     p = Puzzle.from_rows(corpus_record["clues"])
     r = run_trial(p, ConsFormulation(cut="region"), b, seed=2, max_iterations=500, time_limit_s=120)
-    if r.status == "skipped":  # a size limit (CPLEX Community Edition), with its reason
-        pytest.skip(r.trial.reason)
+    if r.status == "skipped":  # a size limit (CPLEX Community Edition) only, else a failure
+        skip_for(r.trial.reason)
     assert r.status == "solved", r.trial.reason
     assert r.trial.iterations == 1 or mode == "iterative"
     truth = [c == "1" for c in corpus_record["solution_H"] + corpus_record["solution_V"]]
