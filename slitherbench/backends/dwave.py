@@ -17,6 +17,7 @@ import dimod
 from dimod.generators import and_gate
 
 from ..formulations import Model
+from ..formulations.base import add_to_bqm
 from ..record import Capability, SolveResult
 from .base import Backend, best_sample
 
@@ -77,7 +78,7 @@ class ReducedCopy:
         self.synced = len(model.pieces)
         if model.formulation.quadratic:
             self.bqm.add_variables_from((label, 0) for label in model.labels)
-            self._add_terms(delta.items())
+            self._add_terms(list(delta.items()))
             return
         if not delta:  # a retry: nothing added since the last solve
             return
@@ -90,19 +91,11 @@ class ReducedCopy:
             self.bqm.update(gate)
             self.reduction[(u, v)] = product
             self.gated.add(product)
-        self._add_terms((tuple(t), c) for t, c in terms)
+        self._add_terms([(tuple(t), c) for t, c in terms])
 
-    def _add_terms(self, terms: Any) -> None:
-        for term, c in terms:
-            if len(term) == 0:
-                self.constant += c
-                self.bqm.offset += c
-            elif len(term) == 1:
-                self.bqm.add_linear(term[0], c)
-            elif len(term) == 2:
-                self.bqm.add_quadratic(term[0], term[1], c)
-            else:
-                raise TypeError(f"a term of degree {len(term)} left after the reduction")
+    def _add_terms(self, terms: list[tuple[tuple[Any, ...], float]]) -> None:
+        self.constant += sum(c for term, c in terms if not term)
+        add_to_bqm(self.bqm, terms)
 
 
 class DwaveBackend(Backend):
@@ -116,7 +109,7 @@ class DwaveBackend(Backend):
 
     def __init__(self, reduction_strength: float = 4.0, num_reads: int = 8, **params: Any) -> None:
         super().__init__(reduction_strength=reduction_strength, num_reads=num_reads, **params)
-        self.copy: ReducedCopy | None = None
+        self.copy = ReducedCopy(float(reduction_strength))
 
     def make_sampler(self) -> dimod.Sampler:
         import dwave.samplers as ds
@@ -140,8 +133,6 @@ class DwaveBackend(Backend):
         }
 
     def sync(self, model: Model) -> None:
-        if self.copy is None or self.copy.strength != float(self.params["reduction_strength"]):
-            self.copy = ReducedCopy(float(self.params["reduction_strength"]))
         self.copy.sync(model)
 
     def to_bqm(
@@ -150,7 +141,6 @@ class DwaveBackend(Backend):
         """The BQM to sample, the hint on its variables, the constant the BQM's offset
         lacks, and the number of variables a HUBO reduction added."""
         self.sync(model)  # a no-op where the runner synced before the solve
-        assert self.copy is not None
         bqm = self.copy.bqm
         start = expand(self.copy.reduction, hint) if hint is not None else None
         return bqm, start, self.copy.const, self.copy.added

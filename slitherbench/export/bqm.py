@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..formulations import Model
+from ..formulations.base import add_to_bqm
 from .polynomial import PolynomialFile, info, named_polynomial
 
 NAME, EXTENSION, FAMILY, QUADRATIC = "bqm", ".bqm", "polynomial", True
@@ -20,13 +21,7 @@ def write(model: Model, path: Path, title: str = "") -> dict[str, Any]:
     variables, poly = named_polynomial(model, QUADRATIC, NAME)
     bqm = dimod.BinaryQuadraticModel(dimod.BINARY)
     bqm.add_variables_from((v["name"], 0) for v in variables)  # file order: the labels'
-    for term, c in poly.items():
-        if len(term) == 0:
-            bqm.offset += c
-        elif len(term) == 1:
-            bqm.add_linear(term[0], c)
-        else:
-            bqm.add_quadratic(term[0], term[1], c)
+    add_to_bqm(bqm, poly.items())
     with bqm.to_file() as src, path.open("wb") as dst:
         shutil.copyfileobj(src, dst)
     return info(variables, poly)

@@ -19,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from ..puzzle import Puzzle
 from ..record import Capability
@@ -254,6 +254,19 @@ def square_linear(coeffs: Mapping[int, int], const: int) -> Poly:
         out[(u, v)] += 2 * a * b
     out[()] += const * const
     return {k: v for k, v in out.items() if v}
+
+
+def add_to_bqm(bqm: Any, terms: Iterable[tuple[tuple[Any, ...], float]]) -> None:
+    """Add polynomial terms of degree <= 2 to a dimod BQM, the constant to its offset."""
+    for term, c in terms:
+        if len(term) == 0:
+            bqm.offset += c
+        elif len(term) == 1:
+            bqm.add_linear(term[0], c)
+        elif len(term) == 2:
+            bqm.add_quadratic(term[0], term[1], c)
+        else:
+            raise TypeError(f"a term of degree {len(term)} in a quadratic model")
 
 
 def evaluate(poly: Mapping[tuple[int, ...], int], sample: Mapping[int, int]) -> int:
@@ -510,13 +523,7 @@ class Model:
             raise TypeError(f"the {self.formulation.name} form has terms of degree > 2")
         bqm = dimod.BinaryQuadraticModel(dimod.BINARY)
         bqm.add_variables_from((label, 0) for label in self.labels)
-        for term, c in poly.items():
-            if len(term) == 0:
-                bqm.offset += c
-            elif len(term) == 1:
-                bqm.add_linear(term[0], c)
-            else:
-                bqm.add_quadratic(term[0], term[1], c)
+        add_to_bqm(bqm, poly.items())
         return bqm
 
     # -- evaluation ------------------------------------------------------------------------
