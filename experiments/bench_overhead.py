@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
@@ -88,23 +89,7 @@ def exact_case(quick: bool) -> pd.DataFrame:
             t = run_trial(
                 p, ConsFormulation(), backend, seed=1, max_iterations=100, time_limit_s=120
             ).trial
-            rows.append(
-                {
-                    "form_variant": "cons",
-                    "backend": backend.name,
-                    "key": p.name,
-                    "status": str(t.status),
-                    "iterations": t.iterations,
-                    "wall_s": t.wall_s,
-                    "solve_s": t.solve_s,
-                    "overhead_s": t.overhead_s,
-                    "build_s": t.build_s,
-                    "start_s": t.start_s,
-                    "reduction_s": t.reduction_s,
-                    "process_wall_s": t.process_wall_s,
-                    "isolated": t.isolated,
-                }
-            )
+            rows.append({**asdict(t), "key": p.name, "status": str(t.status)})
     return per_cell(pd.DataFrame(rows))
 
 

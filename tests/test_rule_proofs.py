@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 from hydra.utils import instantiate
 from omegaconf import OmegaConf
+from test_faces import aux_minimum
 
 from slitherbench.check import check_answer, split_loops
 from slitherbench.formulations import HuboFormulation, Model, QuboFormulation, region_parts
@@ -114,26 +115,6 @@ def rule_distance(p: Puzzle, kind: str, index: int, total: np.ndarray, size: int
 
 
 # -- the energy, auxiliaries minimised out --------------------------------------------------
-def _values(poly, columns: dict[int, np.ndarray], n: int) -> np.ndarray:
-    out = np.zeros(n, dtype=np.int64)
-    for term, a in poly.items():
-        prod = np.ones(n, dtype=np.int64)
-        for label in term:
-            prod = prod * columns[label]
-        out += a * prod
-    return out
-
-
-def piece_minimum(piece, columns: dict[int, np.ndarray], n: int) -> np.ndarray:
-    return np.min(
-        [
-            _values(piece.poly, {**columns, **dict(zip(piece.aux, bits, strict=True))}, n)
-            for bits in itertools.product((0, 1), repeat=len(piece.aux))
-        ],
-        axis=0,
-    )
-
-
 def form_energy(model: Model, columns, edges: np.ndarray, colours: np.ndarray) -> np.ndarray:
     """The form's energy at each row: penalty pieces at their auxiliaries' minimum; native
     (cons) pieces by :func:`rule_distance` on the row's edges and colours."""
@@ -143,7 +124,7 @@ def form_energy(model: Model, columns, edges: np.ndarray, colours: np.ndarray) -
     for piece in model.pieces:
         c = piece.constraint
         if piece.native is None:
-            m = piece_minimum(piece, columns, n)
+            m = aux_minimum(piece, columns, n)
             assert (m >= 0).all(), c
             total += m
             continue
@@ -286,7 +267,7 @@ def test_every_channel_piece_is_exact(form: str) -> None:
         if piece.native is not None:
             value = piece.native.weight * rule_distance(p, "channel", 0, table.sum(axis=1), 0) ** 2
         else:
-            value = piece_minimum(piece, columns, len(table))
+            value = aux_minimum(piece, columns, len(table))
         assert ((value == 0) == (table.sum(axis=1) % 2 == 0)).all(), piece.constraint
         assert (value >= 0).all()
 
