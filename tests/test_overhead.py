@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import itertools
 import random
+import subprocess
 import sys
 import time
 from typing import ClassVar
 
 import dimod
 import pytest
+from conftest import BACKENDS, make_backend
+from hydra.utils import instantiate
+from omegaconf import OmegaConf
 
 from slitherbench.backends.base import Backend, PolynomialCopy
 from slitherbench.backends.dwave import ReducedCopy, SABackend, expand
@@ -206,3 +210,56 @@ def test_dwave_sa_reduces_the_hubo_once_then_each_cut(monkeypatch, through_runne
         m.add_cut([0, 1, 2, 3, 4, 5][k:])
         sizes.append(len(m.poly_since(before)))
     assert calls == sizes[:-1]
+
+
+PROBE = r"""
+import sys
+from hydra.utils import instantiate
+from omegaconf import OmegaConf
+from slitherbench.formulations import Model
+from slitherbench.library import generated
+from slitherbench.runner import BackendUnavailable
+
+backend = instantiate(OmegaConf.load(sys.argv[1]))
+if backend.available():
+    print("SKIP", backend.available()); raise SystemExit
+form = instantiate(OmegaConf.load(sys.argv[2]))
+backend.load()
+model = Model.build(generated(3, 3, 1), form)
+before = set(sys.modules)
+try:
+    backend.start(model)
+    backend.solve(model, seed=0, hint=None, time_limit_s=5.0)
+except BackendUnavailable as exc:
+    print("SKIP", exc); raise SystemExit
+# Packages not loaded at all before (a lazily loaded submodule of a loaded one is cheap).
+new = {n.split(".")[0] for n in sys.modules} - {n.split(".")[0] for n in before}
+print("NEW", *sorted(new - set(sys.stdlib_module_names) - {"slitherbench", "__mp_main__"}))
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_each_backends_load_imports_what_its_solve_needs(backend, tmp_path):
+    # A module first imported inside solve() is imported on the trial's clock (dwave-hybrid:
+    # about 2 s; PyTorch: about 5 s), so every backend names it in ``imports``. Each backend
+    # is probed in a fresh process: in this one, other tests have imported everything.
+    from conftest import CONF
+
+    b = make_backend(backend)
+    form = next(
+        f for f in ("qubo", "hubo", "cons")
+        if not b.unsupported_reason(instantiate(OmegaConf.load(CONF / "formulation" / f"{f}.yaml")))
+    )  # fmt: skip
+    script = tmp_path / "probe.py"
+    script.write_text(PROBE)
+    out = subprocess.run(
+        [sys.executable, str(script), str(CONF / "backend" / f"{backend}.yaml"),
+         str(CONF / "formulation" / f"{form}.yaml")],
+        capture_output=True, text=True, timeout=120, cwd=tmp_path,
+    )  # fmt: skip
+    lines = [ln for ln in out.stdout.splitlines() if ln.startswith(("NEW", "SKIP"))]
+    assert lines, out.stderr[-2000:]
+    if lines[-1].startswith("SKIP"):
+        pytest.skip(lines[-1][5:])
+    assert lines[-1] == "NEW", f"{backend} imports during its solve: {lines[-1][4:]}"

@@ -143,24 +143,28 @@ def test_parallel_tempering_is_reproducible_per_seed() -> None:
     assert b.solve(m, seed=8, hint=None, time_limit_s=60).sample != a.sample
 
 
-@pytest.mark.slow
-def test_sb_quadratic_arrays_are_the_model_energy() -> None:
-    pytest.importorskip("torch")
-    pytest.importorskip("simulated_bifurcation")
-    from slitherbench.backends.bifurcation import quadratic_arrays
+def test_sb_quadratic_and_ising_arrays_are_the_model_energy() -> None:
+    # The arrays SB is handed: x'Qx + l'x + c is the model's energy, and the Ising energy
+    # -1/2 s'Js + h's of s = 2x - 1 differs from it by one constant over all assignments.
+    import numpy as np
+
+    from slitherbench.backends.bifurcation import ising_arrays, quadratic_arrays
 
     p = generated(3, 3, 1)
     m = Model.build(p, QuboFormulation())
     m.add_cut(list(p.face_edges[0]))
     labels, quad, lin, const = quadratic_arrays(m)
+    J, h = ising_arrays(quad.astype(np.float64), lin.astype(np.float64))
+    assert not np.diag(J).any()
     rng = random.Random(0)
+    offsets = set()
     for _ in range(50):
-        x = [rng.randint(0, 1) for _ in labels]
-        import torch
-
-        v = torch.tensor(x, dtype=torch.float32)
-        value = float(v @ quad @ v + lin @ v + const)
-        assert value == m.energy(dict(zip(labels, x, strict=True)))
+        x = np.array([rng.randint(0, 1) for _ in labels], dtype=np.float64)
+        energy = m.energy(dict(zip(labels, x.astype(int).tolist(), strict=True)))
+        assert float(x @ quad @ x + lin @ x + const) == energy
+        s = 2 * x - 1
+        offsets.add(round(energy - float(-0.5 * s @ J @ s + h @ s), 6))
+    assert len(offsets) == 1, offsets
 
 
 @pytest.mark.slow

@@ -26,6 +26,7 @@ MAX_SEED = 2_100_000_000  # CPLEX's randomseed stops at its BIGINT (error 1015 a
 class CplexBackend(ConstraintBackend):
     name = "cplex"
     packages = ("cplex",)
+    imports = ("cplex",)
 
     def __init__(self, threads: int = 1, **params: Any) -> None:
         super().__init__(threads=threads, **params)

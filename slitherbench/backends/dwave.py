@@ -103,6 +103,7 @@ class DwaveBackend(Backend):
 
     takes = frozenset({Capability.QUADRATIC, Capability.POLYNOMIAL})
     packages = ("dimod", "dwave-samplers")
+    imports: ClassVar[tuple[str, ...]] = ("dwave.samplers",)
     sampler_path: ClassVar[str]
 
     sync_time_field = "reduction_s"

@@ -41,6 +41,7 @@ def _quiet_highs() -> Any:
 class HighsBackend(ConstraintBackend):
     name = "mip"
     packages = ("highspy",)
+    imports = ("highspy",)
 
     def __init__(self, threads: int = 1, **params: Any) -> None:
         super().__init__(threads=threads, **params)

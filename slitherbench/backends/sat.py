@@ -52,6 +52,7 @@ def region_clause(border: Sequence[int], e: int, f: int) -> list[int]:
 class SatBackend(ConstraintBackend):
     name = "sat"
     packages = ("python-sat",)
+    imports = ("pysat.solvers",)
 
     def __init__(self, solver: str = "glucose4", encoding: str = "seqcounter", **params: Any):
         super().__init__(solver=solver, encoding=encoding, **params)

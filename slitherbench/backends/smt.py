@@ -18,6 +18,7 @@ from .encode import z3_expr
 class Z3Backend(ConstraintBackend):
     name = "smt"
     packages = ("z3-solver",)
+    imports = ("z3",)
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)

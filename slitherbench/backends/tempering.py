@@ -46,6 +46,7 @@ def _seeded_sampler(num_sweeps: int, rngs: dict[float, random.Random], calls: li
 class ParallelTemperingBackend(DwaveBackend):
     name = "pt"
     packages = ("dimod", "dwave-hybrid", "dwave-samplers")
+    imports = ("hybrid.reference.pt",)
     effort: ClassVar[dict[str, tuple[int, int]]] = {"num_sweeps": (20, 2000)}
     sampler_path = "SimulatedAnnealingSampler"  # what each replica runs
 

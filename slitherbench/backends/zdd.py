@@ -90,6 +90,7 @@ class ZddBackend(Backend):
     name = "zdd"
     takes = frozenset({Capability.CONSTRAINTS})
     packages = ("graphillion",)
+    imports = ("graphillion",)
 
     def __init__(self, memory_cap_gb: float = 4.0, threads: int = 1, **params: Any) -> None:
         super().__init__(memory_cap_gb=memory_cap_gb, threads=threads, **params)
