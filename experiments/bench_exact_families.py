@@ -5,7 +5,7 @@
 
 Paths: CP-SAT's AddCircuit model (the reference), and lazy loop cuts (``solve_lazily``) on
 SAT (python-sat, Glucose 4), CP-SAT, HiGHS and z3; the ZDD (graphillion) on boards up to
-10x10 (larger ones run out of memory, see README). Prints per board size the median seconds
+10x10 (larger ones run out of memory, see docs/findings/exact_benchmarks.md). Prints per board size the median seconds
 and the ratio to CP-SAT's circuit model; writes the per-puzzle rows to bench_exact_families.csv.
 Every answer must equal the corpus solution and be proved unique (exit code 1 otherwise).
 ``--quick``: the corpus' first 5x5 board only, rows into a temporary directory unless ``--out``

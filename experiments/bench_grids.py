@@ -15,7 +15,7 @@ code 1 if any answer is not the suite's, not unique, or a target is missed.
 
 instead counts how often simulated annealing (conf/backend/sa.yaml with 1,000 sweeps x 4
 reads) solves the HUBO with its exact degree encoding and with its default (auxiliary) one,
-on the board nearest 8 faces of every kind (5 seeds, 20 iterations each): the README's
+on the board nearest 8 faces of every kind (5 seeds, 20 iterations each): the docs'
 finding on dimod's make_quadratic beyond the square.
 
 ``--quick`` (with either): the square and honeycomb boards only, the smallest of each, one

@@ -1,4 +1,4 @@
-"""The README's gallery: one generated puzzle of about 25 faces per board kind with its
+"""The gallery of docs/explanation/boards.md: one generated puzzle of about 25 faces per board kind with its
 answer (the shipped ``puzzle=grids`` suite), drawn from the board's own coordinates.
 
     python experiments/board_gallery.py [--out docs/boards.png]

@@ -1,4 +1,5 @@
-"""The README's Colorlink figure: a generated 6x6 three-colour puzzle and its answer.
+"""The Colorlink figure of docs/findings/colorlink.md: a generated 6x6 three-colour puzzle and
+its answer, solved by the harness (cons form, SAT backend, the runner's loop).
 
 .venv/bin/python experiments/colorlink_example.py   # writes docs/figures/colorlink_example.png
 .venv/bin/python experiments/colorlink_example.py --quick   # a 3x3 puzzle, into a temp dir
@@ -10,9 +11,13 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from slitherbench.colorlink import check_colorlink, generate_colorlink, solve_colorlink
+from slitherbench.backends.sat import SatBackend
 from slitherbench.colorlink.drawing import colorlink_picture
+from slitherbench.colorlink.generate import generated_colorlink
 from slitherbench.colorlink.text import write_colorlink
+from slitherbench.formulations import ConsFormulation
+from slitherbench.puzzle import answer_from_bits
+from slitherbench.runner import run_trial
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "figures" / "colorlink_example.png"
 
@@ -26,14 +31,16 @@ def main() -> None:
         Path(tempfile.mkdtemp(prefix="colorlink_example-")) / OUT.name if args.quick else OUT
     )
     size = 3 if args.quick else 6
-    puzzle = generate_colorlink(size, size, colours=3, seed=4)
-    result = solve_colorlink(puzzle, "sat")
-    assert result.answer is not None and not check_colorlink(puzzle, result.answer)
-    title = f"Colorlink {size}x{size}, 3 colours (seed 4): {write_colorlink(puzzle)}"
+    puzzle = generated_colorlink(size, size, colours=3, seed=4)
+    trial = run_trial(puzzle, ConsFormulation(), SatBackend(), seed=0).trial
+    assert trial.status == "solved" and trial.verified, trial.reason  # the Colorlink checker's
+    answer = puzzle.colour_answer(answer_from_bits(puzzle, trial.answer))
+    source = puzzle.source
+    title = f"Colorlink {size}x{size}, 3 colours (seed 4): {write_colorlink(source)}"
     out.parent.mkdir(parents=True, exist_ok=True)
-    colorlink_picture(puzzle, result.answer, out, title=title)
-    print(write_colorlink(puzzle, spaced=True))
-    print(f"SAT: {result.iterations} iterations, {result.cuts} cuts -> {out}")
+    colorlink_picture(source, answer, out, title=title)
+    print(write_colorlink(source, spaced=True))
+    print(f"SAT: {trial.iterations} iterations through the harness -> {out}")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,15 @@
 """The independent judge: splits answers into loops and lists what is wrong with them.
 
 Nothing here is shared with a formulation or a solver, so every ``solved`` the harness
-records is checked by code that did not produce it.
+records is checked by code that did not produce it. A puzzle's extra rules are judged by
+each rule's own checker hook (:mod:`slitherbench.rules`), written apart from the rows it
+gives the solvers.
 """
 
 from __future__ import annotations
 
 from .puzzle import Answer, Puzzle
+from .rules import RuleError, get_rule
 
 
 def split_loops(puzzle: Puzzle, answer: Answer) -> list[list[int]]:
@@ -61,37 +64,19 @@ def answer_edges(puzzle: Puzzle, loops: list[list[int]]) -> list[int] | None:
 
 
 def rule_problems(puzzle: Puzzle, answer: Answer) -> list[str]:
-    """What the answer breaks of the puzzle's extra rules (:mod:`slitherbench.rules`)."""
+    """What the answer breaks of the puzzle's extra rules, each judged by the rule's own
+    checker hook (:meth:`slitherbench.rules.Rule.problems`). A rule that is not registered
+    is a problem itself: no answer passes a rule the checker cannot judge."""
+    sel = [bool(x) for x in answer]
     problems: list[str] = []
-    if "no_square" in puzzle.rules:
-        problems += _no_square_problems(puzzle, [bool(x) for x in answer])
+    for name in puzzle.rules:
+        try:
+            rule = get_rule(name)
+        except RuleError as exc:
+            problems.append(f"{exc}: the checker cannot judge it")
+            continue
+        problems += rule.problems(puzzle, sel)
     return problems
-
-
-def _inside_rows(puzzle: Puzzle, sel: list[bool]) -> list[list[bool]]:
-    """Cells inside the lines, row by row, by ray casting from the left edge of the board:
-    a cell is inside when an odd number of vertical lines lie left of it. Deliberately not
-    the board's flood fill (:meth:`Board.inside`), which the solvers' face channel mirrors."""
-    R, C = puzzle.rows, puzzle.cols
-    out = []
-    for i in range(R):
-        row, inside = [], False
-        for j in range(C):
-            inside ^= sel[(R + 1) * C + i * (C + 1) + j]  # v(i, j), the cell's left side
-            row.append(inside)
-        out.append(row)
-    return out
-
-
-def _no_square_problems(puzzle: Puzzle, sel: list[bool]) -> list[str]:
-    """No-Square: every 2x2 block of cells wholly inside the loop, one line each."""
-    inside = _inside_rows(puzzle, sel)
-    return [
-        f"cells ({r},{c})-({r + 1},{c + 1}): a 2x2 block inside the loop (rule no_square)"
-        for r in range(puzzle.rows - 1)
-        for c in range(puzzle.cols - 1)
-        if inside[r][c] and inside[r][c + 1] and inside[r + 1][c] and inside[r + 1][c + 1]
-    ]
 
 
 def check_answer(puzzle: Puzzle, answer: Answer) -> list[str]:

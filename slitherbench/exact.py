@@ -18,7 +18,8 @@ from importlib.util import find_spec
 
 from ortools.sat.python import cp_model
 
-from .formulations import Constraint, base_constraints, cut_constraint
+from .formulations import Constraint, base_constraints
+from .formulations.base import DEGREE
 from .puzzle import Puzzle
 from .record import ExactResult
 
@@ -61,14 +62,15 @@ def add_row(model: cp_model.CpModel, x: list[cp_model.IntVar], c: Constraint) ->
 
 
 def _edge_vars(model: cp_model.CpModel, puzzle: Puzzle) -> list[cp_model.IntVar]:
-    """The edges with their clue rows, and the face channel with the puzzle's face rules
-    where it has any (the circuit says the rest)."""
+    """The edges with every row of the description but the points' degree rules (the
+    circuit says those): clues and the rules' rows on edges, then the face channel with the
+    rules' rows on faces where there are any."""
     from .backends.encode import face_rows, needs_faces
 
     x = [model.NewBoolVar(f"x{e}") for e in range(puzzle.num_edges)]
-    constraints = base_constraints(puzzle)
+    constraints = [c for c in base_constraints(puzzle) if c.shape != DEGREE]
     for c in constraints:
-        if c.kind == "clue":
+        if not c.faces:
             add_row(model, x, c)
     if needs_faces(constraints):
         E, F = puzzle.num_edges, puzzle.num_faces
@@ -167,7 +169,8 @@ def _solve_circuit(puzzle: Puzzle, time_limit_s: float, seed: int, workers: int)
 
 
 class IterativeExactModel:
-    """Clue + degree-in-{0,2} constraints in CP-SAT, with loop cuts added as the run goes.
+    """Clue + degree-in-{0,2} constraints in CP-SAT; the cuts of the elimination loop's model
+    come in as the run goes (:meth:`add_constraint`).
 
     This is the exact backend's solve step: it returns *some* assignment satisfying every
     constraint so far (or proves there is none), like an annealer reaching energy 0.
@@ -184,7 +187,6 @@ class IterativeExactModel:
         labels = self.add_face_vars(puzzle.num_faces) if needs_faces(constraints) else None
         for c in over_labels(puzzle, constraints, labels):
             self.add_constraint(c)
-        self.num_cuts = 0
 
     def add_face_vars(self, count: int) -> list[int]:
         first = len(self.vars)
@@ -193,10 +195,6 @@ class IterativeExactModel:
 
     def add_constraint(self, c: Constraint) -> None:
         add_row(self.model, self.vars, c)
-
-    def add_cut(self, loop: Sequence[int]) -> None:
-        self.add_constraint(cut_constraint(loop, self.num_cuts))
-        self.num_cuts += 1
 
     def solve(
         self,

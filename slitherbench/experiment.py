@@ -18,7 +18,6 @@ import pandas as pd
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
-from .boards.loopy import MAX_FACES
 from .console import print_trace
 from .frontier import FrontierGate, size_order
 from .plan import (
@@ -125,22 +124,6 @@ def _run_jobs(
     if todo:
         _say_what_ran(len(todo), ran, elsewhere, beyond)
     return skipped
-
-
-def _check_generated_size(pcfg: DictConfig) -> None:
-    """Boards beyond the harness's size (``MAX_FACES``, a 300x300 square board) are refused
-    in one line before anything is generated; the readers of puzzle texts check the same."""
-    if pcfg.get("kind") != "generated":
-        return
-    try:
-        faces = int(pcfg.rows) * int(pcfg.cols)
-    except (TypeError, ValueError, AttributeError):
-        return  # plan's own checks name a bad value
-    if faces > MAX_FACES:
-        raise ConfigError(
-            f"puzzle: a {pcfg.rows}x{pcfg.cols} board has {faces} faces; the harness takes at "
-            f"most {MAX_FACES} (a 300x300 square board)"
-        )
 
 
 def _say_incomplete(store: ResultStore, todo: Sequence[Job]) -> None:
@@ -264,7 +247,6 @@ def run_experiment(
 ) -> pd.DataFrame:
     """Run every (puzzle x cell x repetition) not yet in the store; return all their trials."""
     validate_config(cfg)
-    _check_generated_size(cfg.puzzle)
     out = Path(results_dir if results_dir is not None else cfg.results_dir)
     # Puzzles and cells first: bad input is one line and nothing written.
     puzzles = puzzles_from_config(cfg.puzzle)

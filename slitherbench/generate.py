@@ -13,10 +13,11 @@ loop, whatever the clues, so the cuts stay valid as clues go) and nothing is reb
 (:func:`generate_on`). Without python-sat, CP-SAT's circuit model judges each
 removal (the same answers: 82 s for a 15x15). Same (board, seed) -> same puzzle.
 
-With ``rules`` (No-Square, :mod:`slitherbench.rules`) the random region must keep them too (a
-face joins only if the loop still keeps every rule: no 2x2 block of cells inside) and the
-judge asks for another answer *under the rules*: the puzzle is unique as a No-Square puzzle,
-and may have other answers as plain Slitherlink. Its name says so (``gen-5x5-no_square-s1``).
+With ``rules`` (:mod:`slitherbench.rules`) the random region must keep them too (a face joins
+only if each rule's ``may_join`` lets it and the checker finds the loop keeps every rule) and
+the judge asks for another answer *under the rules* (their rows are in the description it
+solves): the puzzle is unique under its rules, and may have other answers as plain
+Slitherlink. Its name says so (``gen-5x5-<rule>-s1``).
 """
 
 from __future__ import annotations
@@ -32,39 +33,47 @@ from ortools.sat.python import cp_model
 from .boards import Board, square_board
 from .check import check_answer
 from .exact import build_circuit_model, cp_solver
+from .formulations import Constraint, region_parts
 from .puzzle import Puzzle
-from .rules import no_square_blocks, normal_rules, rule_problem
+from .rules import get_rule, normal_rules, rule_problem
 
-# No-Square regions aim at half the faces: near 55% the growth stalls (20x20: 213 of the 220
-# faces wanted, then 8 s of rejected faces); at 50% every 10x10-30x30 draw tried got there.
-NO_SQUARE_FILL = 0.5
+# Plain regions aim at 55% of the faces; under rules the lowest of the rules' own aims
+# (:attr:`Rule.region_fill`: No-Square's 50%, where its growth no longer stalls).
+PLAIN_FILL = 0.55
 
 
 def random_loop(
-    board: Board, rng: random.Random, fill: float = 0.55, rules: tuple[str, ...] = ()
+    board: Board, rng: random.Random, fill: float = PLAIN_FILL, rules: tuple[str, ...] = ()
 ) -> list[bool]:
     """The boundary of a random region of about ``fill`` of the faces whose boundary is one
     loop (a face joins only if the boundary stays one loop that touches no point twice and
-    keeps ``rules``)."""
+    keeps ``rules``: each rule's :meth:`~slitherbench.rules.Rule.may_join` first, then the
+    checker)."""
     blank = Puzzle.on_board(board, [None] * board.num_faces, rules=rules)
+    keep = [get_rule(r) for r in rules]
+
+    def may_join(f: int) -> bool:
+        return all(rule.may_join(board, inside, f) for rule in keep)
+
     F = board.num_faces
     inside = [False] * F
     if board.kind == "square":  # the draws of every square puzzle made so far: keep them
         f0 = rng.randrange(board.height) * board.width + rng.randrange(board.width)
     else:
         f0 = rng.randrange(F)
+    if not may_join(f0):  # a rule forbids that face from the start: one it allows
+        f0 = rng.choice([f for f in range(F) if may_join(f)])
     inside[f0] = True
     size, target = 1, max(1, int(fill * F))
     stalls = 0
-    blocks = _blocks_of_faces(board) if "no_square" in rules else None
     while size < target and stalls < 20 * F:
         frontier = [
             f
             for f in range(F)
             if not inside[f] and any(g >= 0 and inside[g] for g in board.face_neighbours[f])
         ]
-        if blocks is not None:  # a face that would fill a 2x2 block never joins: skip it
-            frontier = [f for f in frontier if not _fills_a_block(inside, blocks[f], f)]
+        if keep:  # a face a rule turns away never joins: skip it
+            frontier = [f for f in frontier if may_join(f)]
         if not frontier:
             break
         f = rng.choice(frontier)
@@ -76,19 +85,6 @@ def random_loop(
             inside[f] = False
             stalls += 1
     return board.boundary(inside)
-
-
-def _blocks_of_faces(board: Board) -> list[list[tuple[int, ...]]]:
-    """The 2x2 blocks each face belongs to (No-Square)."""
-    out: list[list[tuple[int, ...]]] = [[] for _ in range(board.num_faces)]
-    for block in no_square_blocks(board):
-        for f in block:
-            out[f].append(block)
-    return out
-
-
-def _fills_a_block(inside: list[bool], blocks: list[tuple[int, ...]], f: int) -> bool:
-    return any(all(inside[g] or g == f for g in block) for block in blocks)
 
 
 def _has_other_answer(puzzle: Puzzle, answer: list[bool], time_limit_s: float) -> bool:
@@ -126,35 +122,53 @@ class SatJudge:
         self.sat.add_clause([-(e + 1) for e, on in enumerate(answer) if on])
 
     def other_answer(self, puzzle: Puzzle, without: int, time_limit_s: float) -> bool:
-        from .backends.sat import region_clause
-        from .check import loop_satisfies_clues, split_loops
-        from .formulations import region_parts, sample_cuts
+        """The elimination loop (:class:`~.elimination.Elimination`) on this solver, under
+        the clues of ``puzzle``: True at the first loop that satisfies them alone, or when out
+        of time (keep the clue, never risk non-uniqueness); False when no assignment is left.
+        Its region cuts hold for any clues, so they stay in the solver for later removals."""
+        from .elimination import Elimination
+        from .formulations import ConsFormulation, Model
 
         # Another answer without clue c must break c (with c the answer was unique): asking
         # for that keeps the search near c.
         assumptions = [self.guard[c] for c in self.on if c != without] + [self.broken[without]]
+        cuts = Model(puzzle, ConsFormulation(cut="region"))  # this judgement's cuts
+        added, out_of_time = 0, False
+
+        def solve(k: int, left: float, _previous: list[bool] | None) -> list[bool] | None:
+            nonlocal added, out_of_time
+            for piece in cuts.pieces[added:]:
+                self.sat.add_clause(cut_clause(piece.constraint))
+            added = len(cuts.pieces)
+            got = self.sat.solve_limited(assumptions=assumptions, expect_interrupt=True)
+            out_of_time = got is None
+            if not got:
+                return None
+            model = set(self.sat.get_model())
+            return [e + 1 in model for e in range(self.full.num_edges)]
+
         timer = threading.Timer(time_limit_s, self.sat.interrupt)
         timer.start()
         try:
-            while True:
-                got = self.sat.solve_limited(assumptions=assumptions, expect_interrupt=True)
-                if got is None:
-                    return True  # out of time: keep the clue, never risk non-uniqueness
-                if not got:
-                    return False
-                model = set(self.sat.get_model())
-                edges = [e + 1 in model for e in range(self.full.num_edges)]
-                loops = split_loops(puzzle, edges)
-                if len(loops) == 1 or any(loop_satisfies_clues(puzzle, lp) for lp in loops):
-                    return True
-                for cut in sample_cuts(puzzle, loops, "region", 0):
-                    self.sat.add_clause(region_clause(*region_parts(cut)))
+            elim = Elimination(cuts, solve, verify=False).run()
         finally:
             timer.cancel()
             self.sat.clear_interrupt()
+        # An empty board or loops that give no cut: keep the clue too (as out of time).
+        return elim.stop != "exhausted" or out_of_time
 
     def remove(self, cell: int) -> None:
         self.on.discard(cell)
+
+
+def cut_clause(c: Constraint) -> list[int]:
+    """A cut as one clause (edge e is DIMACS variable e + 1): a region cut by parity
+    (:func:`~.backends.sat.region_clause`), a loop cut as "not every edge of the loop"."""
+    from .backends.sat import region_clause
+
+    if c.kind == "region":
+        return region_clause(*region_parts(c))
+    return [-(e + 1) for e in c.edges]
 
 
 def generate(
@@ -185,11 +199,15 @@ def generate_on(
         name = board.label.replace(" ", "-") + (f"-{board.desc}" if board.desc else "")
     name += "".join(f"-{r}" for r in rules)  # plain puzzles keep their names and draws
     rng = random.Random(f"slitherbench-{name}-{seed}")
-    answer = random_loop(board, rng, NO_SQUARE_FILL if rules else 0.55, rules=rules)
+    fill = min((get_rule(r).region_fill for r in rules), default=PLAIN_FILL)
+    answer = random_loop(board, rng, fill, rules=rules)
     clues: list[int | None] = [sum(answer[e] for e in sides) for sides in board.face_edges]
     order = list(range(board.num_faces))
     rng.shuffle(order)
     full = Puzzle.on_board(board, clues, rules=rules)
+    broken = check_answer(full, answer)
+    if broken:  # the region could not grow into an answer (a rule no region on it keeps)
+        raise ValueError(f"no answer drawn on the {board.label} under {rules}: {broken[0]}")
     judge = SatJudge(full, answer) if find_spec("pysat") else None
     for f in order:
         keep = clues[f]

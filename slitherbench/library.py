@@ -54,7 +54,7 @@ def reference10() -> Puzzle:
 
 @cache
 def generated(rows: int, cols: int, seed: int, rules: tuple[str, ...] = ()) -> Puzzle:
-    """A generated square board, unique under ``rules`` (No-Square: ``("no_square",)``)."""
+    """A generated square board, unique under ``rules`` (names of :mod:`slitherbench.rules`)."""
     from .generate import generate  # CP-SAT: loaded only when a board is made
 
     return generate(rows, cols, seed, rules=rules)

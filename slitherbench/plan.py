@@ -21,14 +21,13 @@ from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.hydra_config import HydraConfig
 from hydra.errors import HydraException
-from hydra.utils import get_class, instantiate
+from hydra.utils import get_class, get_method, instantiate
 from omegaconf import DictConfig, OmegaConf
 from omegaconf.errors import OmegaConfBaseException
 
 from .backends.base import Backend
 from .formulations import Formulation
-from .library import generated, get_suite
-from .puzzle import Puzzle, PuzzleFormatError
+from .puzzle import Puzzle
 from .record import ConfigError
 
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
@@ -299,69 +298,73 @@ def validate_config(cfg: DictConfig) -> None:
 
 
 # -- puzzles -------------------------------------------------------------------------------
+# A puzzle config written before puzzle sources were ``_target_``s named its source by kind.
+SOURCE_OF_KIND = {
+    kind: f"slitherbench.puzzle_sources.{kind}"
+    for kind in ("suite", "generated", "text", "colorlink")
+}
+
+
 def puzzles_from_config(pcfg: DictConfig) -> list[Puzzle]:
-    kind = pcfg.get("kind")
-    if kind == "suite":
-        try:
-            return get_suite(str(pcfg.name))
-        except KeyError as exc:
-            raise ConfigError(str(exc.args[0])) from None
-    if kind == "generated":
-        rules = _config_rules(pcfg)
-        return [
-            generated(int(pcfg.rows), int(pcfg.cols), int(pcfg.seed) + k, rules)
-            for k in range(int(pcfg.count))
-        ]
-    if kind == "text":
-        if OmegaConf.is_missing(pcfg, "text"):
-            raise ConfigError("puzzle=text needs puzzle.text='...' (rows, URL, Loopy ID, ...)")
-        try:
-            p = Puzzle.parse(str(pcfg.text), name=str(pcfg.get("name", "custom")))
-            if _config_rules(pcfg):  # puzzle.rules=[no_square]: beside any rules= in the text
-                p = p.with_rules((*p.rules, *_config_rules(pcfg)))
-        except PuzzleFormatError as exc:
-            raise ConfigError(f"puzzle.text: {exc}") from None
-        precheck(
-            p,
-            float(pcfg.get("precheck_time_limit_s", 10.0)),
-            bool(pcfg.get("allow_multiple", False)),
-        )
-        return [p]
-    if kind == "colorlink":
-        return _colorlink_puzzles(pcfg)
-    raise ConfigError(f"puzzle.kind must be suite, generated, text or colorlink, got {kind!r}")
-
-
-def _colorlink_puzzles(pcfg: DictConfig) -> list[Puzzle]:
-    """Generated square Colorlink puzzles (conf/puzzle/colorlink.yaml), each with one answer."""
-    from .colorlink.harness import generated_colorlink
-    from .colorlink.model import ColorlinkError
-
+    """The puzzles of a ``conf/puzzle`` config: its ``_target_`` (a callable of
+    :mod:`slitherbench.puzzle_sources`, or of any importable module) called with the config's
+    other keys, those left ``???`` left out."""
+    args = {k: v for k, v in _plain(pcfg).items() if not OmegaConf.is_missing(pcfg, k)}
+    kind = args.pop("kind", None)
+    target = args.pop("_target_", None) or SOURCE_OF_KIND.get(str(kind))
+    if target is None:
+        raise ConfigError(f"the puzzle config names no source (_target_): {dict(args)}")
     try:
-        return [
-            generated_colorlink(
-                int(pcfg.rows),
-                int(pcfg.cols),
-                int(pcfg.colours),
-                int(pcfg.seed) + k,
-                black=float(pcfg.get("black", 0.25)),
-            )
-            for k in range(int(pcfg.count))
-        ]
-    except ColorlinkError as exc:
-        raise ConfigError(f"puzzle: {exc}") from None
+        source = get_method(str(target))
+    except Exception as exc:  # Hydra says why it could not import it
+        raise ConfigError(f"puzzle._target_ {target}: {' '.join(str(exc).split())}") from None
+    try:
+        inspect.signature(source).bind(**args)
+    except TypeError as exc:  # a key the source does not take, or one it needs
+        raise ConfigError(f"puzzle: {target}: {exc}") from None
+    return list(source(**args))
 
 
 def _config_rules(pcfg: DictConfig) -> tuple[str, ...]:
-    """``puzzle.rules`` (a list, or one name), checked: an unknown rule is one line."""
-    from .rules import KNOWN_RULES, normal_rules
+    """``puzzle.rules`` (a list, or one name), checked: each a rule of
+    :mod:`slitherbench.rules`, or one whose conf/rule/<name>.yaml (on Hydra's search path)
+    names its class, which is then registered. An unknown rule, or a rule the registry
+    refuses (no checker hook), is one line."""
+    from .rules import RuleError, get_rule, normal_rules
+    from .rules import rules as registered
 
     raw = pcfg.get("rules") or ()
     rules = normal_rules(raw if isinstance(raw, str) else [str(r) for r in raw])
-    for r in rules:
-        if r not in KNOWN_RULES:
-            raise ConfigError(f"puzzle.rules: unknown rule {r!r} (known: {', '.join(KNOWN_RULES)})")
+    try:
+        known = registered()  # every rule module is checked here, named or not
+        for r in rules:
+            if r not in known:
+                _register_from_config(r)
+            get_rule(r)
+    except RuleError as exc:
+        raise ConfigError(f"puzzle.rules: {exc}") from None
     return rules
+
+
+def _register_from_config(name: str) -> None:
+    """Register the class conf/rule/<name>.yaml names (``_target_``): a rule outside the
+    package is one module on the Python path and one config file, as a backend is."""
+    from .rules import register_rule
+
+    overrides = [f"+rule={name}"]
+    if sp := _searchpath():
+        overrides.append(f"hydra.searchpath=[{','.join(sp)}]")
+    try:
+        with _hydra_ready():
+            cfg = compose(config_name="config", overrides=overrides)
+    except HydraException:
+        return  # no config of that name: the rule stays unknown
+    try:
+        cls = get_class(str(cfg.rule._target_))
+    except Exception as exc:  # Hydra wraps the import error
+        cause = exc.__cause__ or exc
+        raise ConfigError(f"conf/rule/{name}.yaml: {cfg.rule.get('_target_')}: {cause}") from None
+    register_rule(cls)
 
 
 def precheck(p: Puzzle, time_limit_s: float = 10.0, allow_multiple: bool = False) -> None:
@@ -376,7 +379,7 @@ def precheck(p: Puzzle, time_limit_s: float = 10.0, allow_multiple: bool = False
         under = f" under rule {', '.join(p.rules)}" if p.rules else ""
         what = f"the clues admit no single loop{under}"
         if p.variant == "colorlink":  # name the colour at fault where one is
-            from .colorlink.solve import why_infeasible
+            from .colorlink.harness import why_infeasible
 
             what = f"no answer: {why_infeasible(p.source)}"  # type: ignore[attr-defined]
         raise ConfigError(f"puzzle.text: {what} (the exact check proved it, {p!r})")

@@ -17,7 +17,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from .boards import Board, square_board
-from .rules import normal_rules, rule_problem
+from .rules import adopt_rules, normal_rules, rule_problem, travelling_rules
 
 Clue = int | None
 Answer = Sequence[bool] | Sequence[int]
@@ -58,6 +58,19 @@ class Puzzle:
         problem = rule_problem(self.rules, self.board)
         if problem is not None:
             raise PuzzleFormatError(problem)
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A rule registered from outside slitherbench.rules travels with the pickled puzzle
+        # (its class, by reference), so a trial's fresh process knows it as well.
+        state = dict(self.__dict__)
+        extra = travelling_rules(self.rules)
+        if extra:
+            state["_rule_classes"] = extra
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        adopt_rules(state.pop("_rule_classes", {}))
+        self.__dict__.update(state)
 
     def _place_on_board(self) -> None:
         if self.board is None or self.board.kind == "square":

@@ -180,6 +180,41 @@ class Iteration:
     num_terms: int = _col("model terms at this solve", 0)
     max_degree: int = _col("highest term degree at this solve", 0)
     num_cuts: int = _col("loop cuts at this solve", 0)
+    # The model's size in detail (slitherbench/model_size.py); absent in stores from before.
+    board_variables: int = _col(
+        "variables at this solve: the board's own, edges (x) or faces (c; a face rule's in an "
+        "edge form included)",
+        0,
+    )
+    point_auxiliaries: int = _col(
+        "variables at this solve: the degree rule's point auxiliaries (y)", 0
+    )
+    slack_variables: int = _col("variables at this solve: slack bits and other auxiliaries (s)", 0)
+    reduction_auxiliaries: int = _col(
+        "variables at this solve: the products (z) of the form's own HUBO -> QUBO reduction "
+        "(`hubo2qubo`)",
+        0,
+    )
+    backend_reduction_auxiliaries: int = _col(
+        "product variables the backend's own HUBO -> QUBO reduction holds at this solve, "
+        "outside the model (dimod backends' `reduction_added`; 0 elsewhere)",
+        0,
+    )
+    terms_by_degree: list[int] = field(
+        default_factory=list,
+        metadata={
+            "doc": "terms at this solve by degree: degree 1, 2, ... in order (a native "
+            "constraint counts as one term of its variables' number)",
+            "unit": "",
+        },
+    )
+    coeff_min_abs: float = _col(
+        "smallest absolute coefficient of the polynomial's terms at this solve (0: no polynomial)",
+        0.0,
+    )
+    coeff_max_abs: float = _col(
+        "largest absolute coefficient of the polynomial's terms at this solve", 0.0
+    )
     build_s: float = _col("model building before this solve", 0.0, "s")
     start_s: float = _col("solver start-up", 0.0, "s")
     reduction_s: float = _col("HUBO -> QUBO reduction", 0.0, "s")

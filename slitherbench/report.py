@@ -3,6 +3,7 @@
 Writes, into ``<store>/report/`` (or ``--out``): tables (Markdown and LaTeX booktabs) per
 puzzle x formulation x backend and per formulation x backend, figures (PNG and PDF) and
 ``manifest.json`` naming the experiments, config hashes and trial counts each came from.
+Each table and figure is a report item of :mod:`slitherbench.plots` (``--items`` names some).
 With ``--publish docs/findings/NAME`` it writes a findings page for the documentation site
 instead (:mod:`slitherbench.publish`).
 """
@@ -14,61 +15,17 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 
 from . import compare, plots, render, tables
+from .plots import ReportData, ReportItem, summary_tables
 from .results import load, store_paths, what_is_missing
 
-CAPTION = (
-    "Solved: solved/ran (skipped and error trials are counted apart, never measured); rate "
-    "with its 95% Wilson interval; iterations over solved trials only (every solve; rounds: "
-    "energy-0 solves) with bootstrap 95% intervals; times over the trials that ran; TTS99 = "
-    "tau ln(0.01)/ln(1-p) with tau = the trial's time budget, its interval from p's; E=0 rate: "
-    "share of solves reaching energy 0; exact: CP-SAT running the same iterative method (from "
-    "the store's exact cell or its exact_reference)."
-)
-TABLES = (
-    ("table_by_puzzle", None, "Per puzzle, formulation and backend."),
-    ("table_by_form_backend", tables.SIZE_KEYS, "Per board size, formulation and backend."),
-    # Only where a store holds more than one board kind (experiment=grids).
-    (
-        "table_by_board",
-        ["board", *tables.CELL_KEYS],
-        "Per board kind (its sizes pooled; table_by_form_backend has each), formulation and "
-        "backend.",
-    ),
-)
-
-
-def _write_tables(
-    trials: pd.DataFrame,
-    iterations: pd.DataFrame,
-    out: Path,
-    note: str,
-    group_by: list[str] | None,
-    columns: list[str] | None,
-    reference: pd.DataFrame | None,
-) -> list[Path]:
-    files: list[Path] = []
-    cols = render.check_columns(columns)
-    kinds = tables.with_size(trials)["board"].nunique() if len(trials) else 0
-    for stem, keys, title in TABLES:
-        if keys and keys[0] == "board" and kinds < 2:
-            continue
-        keys = keys or group_by or [*tables.PUZZLE_KEYS, *tables.CELL_KEYS]
-        summary = tables.summarise(trials, keys, reference, iterations)
-        first = {v: k for k, v in enumerate(dict.fromkeys(summary[keys[0]]))}
-        summary = summary.sort_values(keys[0], key=lambda s: s.map(first), kind="stable")
-        summary = summary.reset_index(drop=True)  # rows of one group together, run order kept
-        caption = f"{title} {CAPTION} {note}"
-        md, tex, csv = (out / f"{stem}.{ext}" for ext in ("md", "tex", "csv"))
-        md.write_text(render.to_markdown(summary, keys, cols, caption))
-        tex.write_text(render.to_latex(summary, keys, cols, caption, label=f"tab:{stem}"))
-        summary.to_csv(csv, index=False)
-        files += [md, tex, csv]
-    return files
+# The summary tables' caption (publish's table takes it too).
+CAPTION = summary_tables.CAPTION
 
 
 def write_comparison(
@@ -85,90 +42,27 @@ def write_comparison(
     return path
 
 
-MAX_PANELS = 12  # beyond this many puzzles, per-puzzle figures are drawn per board size
+def select_items(names: Sequence[str] | None) -> list[ReportItem]:
+    """The report items ``names`` choose (``--items``), or every item of
+    :mod:`slitherbench.plots`, in report order; an unknown name is one error line."""
+    known = plots.report_items()
+    wanted = list(known) if names is None else [n.strip() for n in names if n.strip()]
+    unknown = [n for n in wanted if n not in known]
+    if unknown:
+        raise ValueError(
+            f"--items: no report item {', '.join(map(repr, unknown))} (known: {', '.join(known)})"
+        )
+    chosen = [known[n] for n in wanted]
+    return [cls() for cls in sorted(chosen, key=lambda c: c.order)]
 
 
-def _write_figures(
-    trials: pd.DataFrame, iterations: pd.DataFrame, out: Path, board_trial: str | None
-) -> list[Path]:
-    trials = tables.with_size(trials)
-    files = plots.iterations_figure(trials, out, panel="backend")
-    files += plots.time_to_solution_figure(trials, out)
-    if trials["puzzle"].nunique() > 1:
-        panel = "puzzle" if trials["puzzle"].nunique() <= MAX_PANELS else "size"
-        files += plots.iterations_figure(trials, out, panel=panel)
-        files += plots.time_to_solution_figure(trials, out, panel=panel)
-        by_puzzle = tables.summarise(trials, ["puzzle", *tables.CELL_KEYS])
-        files += plots.performance_profile_figure(by_puzzle, trials, out)
-    if (trials["rows"] * trials["cols"]).nunique() > 1:
-        files += plots.scaling_figure(trials, out)
-        files += _write_frontier(trials, out)
-    if "reference10" in set(trials["puzzle"]):
-        files += _write_page(trials, out)
-    if board_trial and board_trial not in set(trials["key"]):
-        raise ValueError(f"--board-trial {board_trial}: no such trial key in the store")
-    chosen = (
-        trials[trials.key == board_trial].iloc[0]
-        if board_trial
-        else plots.pick_board_trial(trials, iterations)
-    )
-    if chosen is not None and not iterations.empty and chosen["key"] in set(iterations["key"]):
-        files += plots.board_figure(chosen, iterations, out)
+def write_items(items: Sequence[ReportItem], data: ReportData) -> list[Path]:
+    """Each item that applies to the data, in order: the files they wrote."""
+    files: list[Path] = []
+    for item in items:
+        if item.applies(data):
+            files += item.write(data)
     return files
-
-
-SURVEY_CAPTION = (
-    "Seconds per instance in the survey's layout: median wall time of the solved trials of "
-    "each solver (backend: form; k/n when only some solved); '-' no answer: (T) out of time, "
-    "(M) out of memory, (L) a size or licence limit, (I) the iteration limit, (E) an error."
-)
-
-
-def _write_grid(
-    grid: pd.DataFrame, rows: pd.DataFrame, out: Path, stem: str, caption: str
-) -> list[Path]:
-    """A text grid as Markdown and LaTeX, and ``rows`` (its data) as CSV."""
-    md, tex, csv = (out / f"{stem}.{ext}" for ext in ("md", "tex", "csv"))
-    md.write_text(render.grid_markdown(grid, caption))
-    tex.write_text(render.grid_latex(grid, caption, f"tab:{stem}"))
-    rows.to_csv(csv, index=False)
-    return [md, tex, csv]
-
-
-PAGE_CAPTION = (
-    "reference10 beside the reference page: solved/ran, solves (every solve, retries of a "
-    "non-zero-energy sample included, as the page counts) and rounds (energy-0 solves) of the "
-    "solved trials, median wall time and the mode each ran in; the page's rows are its own "
-    "reported ranges."
-)
-
-
-def _write_page(trials: pd.DataFrame, out: Path) -> list[Path]:
-    """The page's board: a table and a figure beside the page's iteration ranges."""
-    rows = tables.page_table(trials)
-    files = _write_grid(rows, rows, out, "page_iterations", PAGE_CAPTION)
-    return [*files, *plots.page_iterations_figure(trials, out)]
-
-
-def _write_instance_times(trials: pd.DataFrame, out: Path) -> list[Path]:
-    grid = tables.instance_times(trials)
-    return _write_grid(grid, grid, out, "survey_layout", SURVEY_CAPTION)
-
-
-FRONTIER_CAPTION = (
-    "Frontier: solved/ran per formulation x backend and board size ('-': none ran there: the "
-    "cell stopped at a smaller size where it solved nothing, or its trials were skipped, e.g. "
-    "at a licence limit); frontier = the largest size solved in at least half of its trials."
-)
-
-
-def _write_frontier(trials: pd.DataFrame, out: Path) -> list[Path]:
-    summary = tables.frontier_summary(trials)
-    if summary.empty:
-        return []
-    grid = tables.frontier_grid(summary)
-    files = _write_grid(grid, summary, out, "frontier", FRONTIER_CAPTION)
-    return [*files, *plots.frontier_figure(summary, trials, out)]
 
 
 def build_report(
@@ -182,7 +76,10 @@ def build_report(
     pool: bool = False,
     compare_spec: str | None = None,
     missing: list[str] | None = None,
+    items: Sequence[str | ReportItem] | None = None,
 ) -> dict:
+    """Every report item that applies (or those ``items`` names, or items given as objects,
+    e.g. one defined outside the package), the comparison if asked, and ``manifest.json``."""
     if trials.empty:
         raise ValueError("no trials to report on")
     out.mkdir(parents=True, exist_ok=True)
@@ -203,14 +100,22 @@ def build_report(
         f"From experiment(s) {', '.join(source['experiments'])}; config hash(es) "
         f"{', '.join(source['config_hashes'])}; {len(trials)} trials."
     )
-    files = _write_tables(trials, iterations, out, note, group_by, columns, reference)
-    files += _write_instance_times(trials, out)
-    files += _write_figures(trials, iterations, out, board_trial)
+    data = ReportData(trials, iterations, out, note, group_by, columns, reference, board_trial)
+    files = write_items(_items(items), data)
     if compare_spec:  # pairs within each configuration (compare's own form of the rule)
         files.append(write_comparison(raw, compare_spec, out, note, pool))
     manifest = {"source": source, "files": [f.name for f in files], "missing": missing or []}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2))
     return manifest
+
+
+def _items(items: Sequence[str | ReportItem] | None) -> list[ReportItem]:
+    """Every item (None), or the items named and the item objects given, in report order."""
+    if items is None:
+        return select_items(None)
+    named = select_items([i for i in items if isinstance(i, str)])
+    given = [i for i in items if isinstance(i, ReportItem)]
+    return sorted([*named, *given], key=lambda i: i.order)
 
 
 def _relabel(iterations: pd.DataFrame, trials: pd.DataFrame) -> pd.DataFrame:
@@ -285,6 +190,12 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--experiment", help="keep only this experiment's trials")
     ap.add_argument("--board-trial", help="key of the trial drawn in the board figure")
     ap.add_argument(
+        "--items",
+        metavar="NAME[,NAME...]",
+        help="write only these report items (default: every item that applies; items: "
+        f"{', '.join(plots.report_items())})",
+    )
+    ap.add_argument(
         "--compare",
         metavar="A,B",
         help="paired tests of two cells: formulations (hubo,qubo), backends, form variants or "
@@ -316,7 +227,7 @@ def _publish(args: argparse.Namespace, trials: pd.DataFrame, iterations: pd.Data
         title=args.title,
         target=args.target,
         compare_spec=args.compare,
-        caption=f"{TABLES[1][2]} {CAPTION}",
+        caption=f"{summary_tables.TableByFormBackend.title} {CAPTION}",
     )
     print(f"published: {files[0]} and {len(files) - 1} file(s) in {args.publish}/")
     return 0
@@ -357,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
             pool=args.pool,
             compare_spec=args.compare,
             missing=missing,
+            items=args.items.split(",") if args.items else None,
         )
     except (OSError, ValueError, KeyError) as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -364,7 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"report: {out.resolve()} ({len(manifest['files'])} files from {manifest['source']['trials']} trials)"
     )
-    print((out / "table_by_form_backend.md").read_text())
+    table = out / "table_by_form_backend.md"
+    if table.exists():  # --items may leave it out
+        print(table.read_text())
     return 0
 
 

@@ -1,8 +1,10 @@
 """The reference page's iterative elimination, with any formulation on any backend.
 
 repeat: solve; split the sample into loops; if one loop alone satisfies every clue, stop
-with it (verified by :func:`check_answer`); otherwise forbid every loop found and solve again
-from the previous solution. A sample whose energy is not 0 is retried (and counted).
+with it (verified by :func:`~.check.check_answer`); otherwise forbid every loop found and
+solve again from the previous solution. A sample whose energy is not 0 is retried (and
+counted). The loop is :class:`~.elimination.Elimination`'s; a trial gives it the backend as
+its solve step (:func:`solve_within`) and records each step and where the loop stopped.
 
 pyqbpp backends run each trial in a fresh child process (their variable budget is per
 process and exceeding it aborts the process); a crashed child becomes an ``error`` record.
@@ -21,9 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .backends.base import Backend, BackendUnavailable
-from .check import answer_edges, check_answer, split_loops
-from .child import ChildOutcome, run_in_child
+from .child import ChildOutcome, SolveWorker, run_in_child
+from .elimination import Elimination, Step
 from .formulations import Formulation, FormUnavailable, Model
+from .model_size import iteration_columns
 from .puzzle import Puzzle, answer_to_bits
 from .record import Iteration, SolveResult, Status, Trial, merge_extras
 
@@ -55,34 +58,33 @@ def new_trial(puzzle: Puzzle, formulation: Formulation, backend: Backend, seed: 
 
 
 class _Loop:
-    """The state of one trial's elimination loop."""
+    """One trial's records of its elimination loop (:class:`~.elimination.Elimination`)."""
 
     def __init__(self, puzzle: Puzzle, model: Model, result: TrialResult) -> None:
         self.puzzle, self.model, self.result = puzzle, model, result
         self.trial = result.trial
         self.extras: dict[str, Any] = {}
 
-    def record(self, k: int, res: SolveResult, build_s: float) -> tuple[int, list[bool], list]:
-        """Judge one solve with the model's own energy and store its iteration row."""
-        m, t = self.model, self.trial
-        energy = m.energy(res.sample)
-        edges = m.edges_of(res.sample)
-        loops = split_loops(self.puzzle, edges) if energy == 0 else []
-        t.iterations = k
+    def record(self, step: Step, build_s: float) -> None:
+        """Store one judged solve's iteration row and add it to the trial's sums."""
+        m, t, res = self.model, self.trial, step.result
+        assert res is not None, "a backend's solve returns a SolveResult"
+        t.iterations = step.iteration
         t.solve_s += res.solve_s
         t.start_s += res.start_s
         t.reduction_s += res.reduction_s
         t.mode = res.mode
         t.hint_used = t.hint_used or res.hint_used
         t.sweeps += int(res.sweeps)
+        t.retries += step.retry  # not a valid multi-loop sample: solved again from it
         merge_extras(self.extras, res.extras)
         self.result.iterations.append(
             Iteration(
-                iteration=k,
-                energy=energy,
+                iteration=step.iteration,
+                energy=step.energy,
                 backend_energy=float(res.energy),
-                num_loops=len(loops),
-                loop_sizes=[len(lp) for lp in loops],
+                num_loops=len(step.loops),
+                loop_sizes=[len(lp) for lp in step.loops],
                 num_variables=m.num_variables,
                 num_terms=m.num_terms,
                 max_degree=m.max_degree,
@@ -94,32 +96,31 @@ class _Loop:
                 hint_used=res.hint_used,
                 sweeps=int(res.sweeps),
                 mode=res.mode,
-                edges=answer_to_bits(edges),
+                edges=answer_to_bits(step.edges),
                 extras=json.dumps(res.extras, sort_keys=True),
+                **iteration_columns(m, res),  # the model's size in detail
             )
         )
-        return energy, edges, loops
 
-    def finish(self, loops: list[list[int]]) -> bool:
-        """After an energy-0 solve: stop with the answer, or report that none can come."""
+    def finish(self, elim: Elimination, time_limit_s: float) -> None:
+        """The trial's status from where the loop stopped; ``solved`` only on an answer the
+        independent checker accepted."""
         t, p = self.trial, self.puzzle
-        answer_loop = answer_edges(p, loops)
-        if answer_loop is not None:
+        if elim.stop == "answer":
+            answer_loop = elim.answers[-1]
             on = set(answer_loop)
-            answer = [e in on for e in range(p.num_edges)]
-            problems = check_answer(p, answer)
-            t.answer, t.answer_loop_size = answer_to_bits(answer), len(answer_loop)
-            if problems:
-                t.status = Status.ERROR
-                t.reason = "answer failed the check: " + "; ".join(problems[:3])
-            else:
+            t.answer = answer_to_bits([e in on for e in range(p.num_edges)])
+            t.answer_loop_size = len(answer_loop)
+            if elim.solved:
                 t.status, t.reason, t.verified = Status.SOLVED, "", True
-            return True
-        if not loops:
-            t.status = Status.ERROR
-            t.reason = "an energy-0 sample with no loop: the clues admit an empty board"
-            return True
-        return False
+            else:
+                t.status, t.reason = Status.ERROR, elim.reason
+        elif elim.stop == "timeout":
+            t.status, t.reason = Status.TIMEOUT, f"time limit {time_limit_s:g} s reached"
+        elif elim.stop == "max_iterations":
+            t.status, t.reason = Status.MAX_ITERATIONS, elim.reason
+        else:  # empty, stuck (never seen: a variant that neither stops nor cuts), exhausted
+            t.status, t.reason = Status.ERROR, elim.reason
 
 
 WARM_STARTS = ("previous", "broken", "none")
@@ -156,35 +157,21 @@ def _iterate(
     build_s: float,
     warm_start: str = "previous",
 ) -> None:
-    t, model = loop.trial, loop.model
-    prev_edges: list[bool] | None = None
-    for k in range(1, max_iterations + 1):
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            t.status, t.reason = Status.TIMEOUT, f"time limit {time_limit_s:g} s reached"
-            return
+    """The elimination loop with ``backend`` as its solve step (held to the deadline by
+    :func:`solve_within`); the first row carries ``build_s``, the model and backend set-up."""
+    model = loop.model
+
+    def solve(k: int, left: float, prev_edges: list[bool] | None) -> SolveResult:
         hint = warm_hint(model, prev_edges, warm_start)
-        res = solve_within(backend, model, seed=seed + 7919 * k, hint=hint, time_limit_s=left)
-        energy, prev_edges, loops = loop.record(k, res, build_s)
-        build_s = 0.0
-        if energy != 0:
-            t.retries += 1  # not a valid multi-loop sample: solve again from it
-            continue
-        broken = model.broken_deferred(prev_edges)
-        if broken:  # a lazy form's rule broken at energy 0: add it there, solve again
-            model.add_deferred(broken)
-            continue
-        if loop.finish(loops):
-            return
-        t0 = time.perf_counter()
-        cuts_before = model.num_cuts
-        model.add_cuts(loops)
-        build_s = time.perf_counter() - t0
-        if model.num_cuts == cuts_before:  # never seen: a variant that neither stops nor cuts
-            t.status, t.reason = Status.ERROR, "the sample's loops hold no answer and give no cut"
-            return
-        t.build_s += build_s
-    t.status, t.reason = Status.MAX_ITERATIONS, f"{max_iterations} iterations without an answer"
+        return solve_within(backend, model, seed=seed + 7919 * k, hint=hint, time_limit_s=left)
+
+    elim = Elimination(model, solve, max_iterations=max_iterations, deadline=deadline)
+    try:
+        for step in elim.steps():
+            loop.record(step, build_s if step.iteration == 1 else step.build_s)
+    finally:
+        loop.trial.build_s += elim.cut_s  # the cuts, as they were added
+    loop.finish(elim, time_limit_s)
 
 
 SOLVE_GRACE_S = 0.5  # a non-interruptible solve is stopped this long after the deadline
@@ -203,10 +190,6 @@ class SolveCut(RuntimeError):
         self.solve_s = solve_s
 
 
-def _solve(backend: Backend, model: Model, kwargs: dict[str, Any]) -> SolveResult:
-    return backend.solve(model, **kwargs)
-
-
 def solve_within(
     backend: Backend,
     model: Model,
@@ -216,29 +199,49 @@ def solve_within(
     time_limit_s: float,
 ) -> SolveResult:
     """``backend.solve``, held to the time limit: a backend that cannot be interrupted solves
-    in a forked child killed at the deadline.
+    in the trial's forked child (:class:`~slitherbench.child.SolveWorker`, one per trial),
+    killed at the deadline.
 
     The backend's copy of the model is brought up to date here first (:meth:`Backend.sync`,
     timed into the result), so a forked child inherits it, and its modules were imported by
     :meth:`Backend.load`: a solve in a child costs the fork and the sampler, not an import."""
     t0 = time.perf_counter()
-    backend.sync(model)
+    worker = _worker(backend, model)
+    if worker.proc is None:  # a running worker's child syncs its own copy (SolveWorker)
+        backend.sync(model)
     sync_s = time.perf_counter() - t0
     kwargs = {"seed": seed, "hint": hint, "time_limit_s": max(time_limit_s - sync_s, 1e-3)}
-    if backend.interruptible:
-        res = backend.solve(model, **kwargs)
-    else:
-        res = _solve_in_child(backend, model, kwargs)
+    res = (
+        backend.solve(model, **kwargs) if backend.interruptible else _solve_in_child(worker, kwargs)
+    )
     field_name = backend.sync_time_field
     setattr(res, field_name, getattr(res, field_name) + sync_s)
     return res
 
 
-def _solve_in_child(backend: Backend, model: Model, kwargs: dict[str, Any]) -> SolveResult:
-    time_limit_s = kwargs["time_limit_s"]
-    out = run_in_child(
-        mp.get_context("fork"), _solve, (backend, model, kwargs), time_limit_s + SOLVE_GRACE_S
-    )
+def _worker(backend: Backend, model: Model) -> SolveWorker:
+    """The trial's solve worker (for a backend that cannot be interrupted; unused otherwise):
+    one per backend and model, the previous trial's stopped."""
+    worker: SolveWorker | None = getattr(backend, "_solve_worker", None)
+    if worker is None or worker.model is not model:
+        if worker is not None:
+            worker.close()
+        worker = SolveWorker(backend, model)
+        backend._solve_worker = worker  # type: ignore[attr-defined]
+    return worker
+
+
+def close_worker(backend: Backend) -> None:
+    """Stop the trial's solve worker, if it has one (the end of every trial)."""
+    worker: SolveWorker | None = getattr(backend, "_solve_worker", None)
+    if worker is not None:
+        worker.close()
+        backend._solve_worker = None  # type: ignore[attr-defined]
+
+
+def _solve_in_child(worker: SolveWorker, kwargs: dict[str, Any]) -> SolveResult:
+    backend = worker.backend
+    out = worker.solve(worker.model, kwargs, kwargs["time_limit_s"] + SOLVE_GRACE_S)
     got = out.got
     if isinstance(got, BaseException):
         raise got
@@ -304,6 +307,7 @@ def _run_trial_here(
         if loop is not None and getattr(exc, "extras", None):
             merge_extras(loop.extras, exc.extras)  # e.g. a failed command's output tails
     finally:
+        close_worker(backend)
         backend.close()
     if model is not None:
         t.num_variables, t.num_terms = model.num_variables, model.num_terms

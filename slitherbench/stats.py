@@ -18,9 +18,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
-from statsmodels.stats.contingency_tables import mcnemar
-from statsmodels.stats.proportion import proportion_confint
 
 ALPHA = 0.05
 
@@ -29,6 +26,8 @@ def wilson(k: int, n: int, alpha: float = ALPHA) -> tuple[float, float]:
     """The Wilson score interval of k successes in n trials ((nan, nan) when n = 0)."""
     if n <= 0:
         return math.nan, math.nan
+    from statsmodels.stats.proportion import proportion_confint  # seconds to import: lazily
+
     lo, hi = proportion_confint(k, n, alpha=alpha, method="wilson")
     # statsmodels' bound at k = n (k = 0) can sit a rounding error below 1 (above 0): for
     # n = 7, 9, 12, ... the interval would exclude the observed rate.
@@ -49,6 +48,8 @@ def median_ci(x: Sequence[float], alpha: float = ALPHA) -> tuple[float, float, f
     med = float(np.median(a))
     if n < 2:
         return med, math.nan, math.nan
+    from scipy import stats as sps  # seconds to import: lazily
+
     k = np.arange(1, n + 1)
     p_at_most = sps.binom.sf(math.ceil(n / 2) - 1, n, k / n)  # P(resample median <= x_(k))
     lo = a[int(np.argmax(p_at_most >= alpha / 2))]
@@ -146,6 +147,8 @@ def _wilcoxon(da: np.ndarray, db: np.ndarray) -> dict[str, float]:
     if len(nz) < 1:
         out.update(p=math.nan if len(d) == 0 else 1.0, rank_biserial=0.0)
         return out
+    from scipy import stats as sps
+
     res = sps.wilcoxon(d, zero_method="wilcox", alternative="two-sided")
     ranks = sps.rankdata(np.abs(nz))
     r_plus, r_minus = ranks[nz > 0].sum(), ranks[nz < 0].sum()
@@ -162,6 +165,8 @@ def paired_test(
     both, neither = int((sa & sb).sum()), int((~sa & ~sb).sum())
     a_only, b_only = int((sa & ~sb).sum()), int((~sa & sb).sum())
     n = len(pairs)
+    from statsmodels.stats.contingency_tables import mcnemar
+
     p = mcnemar([[both, a_only], [b_only, neither]], exact=True).pvalue if n else math.nan
     ok = pairs[sa & sb]
     tests = {

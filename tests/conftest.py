@@ -82,46 +82,39 @@ def constraint_backends() -> list[str]:
     )
 
 
-# Tests that each take 0.3-1.4 s on the 2-core machine and repeat what a faster test of the
-# fast subset already guards (another form, backend or experiment of the same check): they
-# run in the full suite only, which keeps `pytest -m "not slow"` under 30 s there.
-FULL_SUITE_ONLY = {
-    "tests/test_region_cuts.py::test_top_level_cut_reaches_every_cell_and_the_hash_only_when_region",
-    "tests/test_region_cuts.py::test_region_cut_energy_is_zero_exactly_where_it_holds[conf-qubo]",
-    "tests/test_region_cuts.py::test_the_sat_judged_generator_makes_the_cp_sat_judged_boards",
-    "tests/test_samplers.py::test_a_cell_stops_at_the_first_size_where_it_solved_nothing",
-    "tests/test_samplers.py::test_warm_start_enters_the_config_hash_only_when_not_the_default",
-    "tests/test_samplers.py::test_warm_start_modes_run_and_are_recorded[broken]",
-    "tests/test_samplers.py::test_parallel_tempering_stops_at_a_hinted_answer",
-    "tests/test_app.py::test_every_experiment_composes_and_instantiates[hubo_vs_qubo]",
-    "tests/test_formulations.py::test_energy_zero_exactly_when_feasible[hubo-exact-clued]",
-    "tests/test_formulations.py::test_energy_zero_exactly_when_feasible[hubo-exact-blank]",
-    "tests/test_formulations.py::test_pyqbpp_expression_has_the_model_energy[hubo-aux]",
-    "tests/test_reliability.py::test_precheck_says_when_uniqueness_is_not_known",
-    "tests/test_runner.py::test_every_backend_and_form[steepest-qubo]",
-    "tests/test_runner.py::test_every_backend_and_form[openjij-qubo]",
-    "tests/test_pinned_keys.py::test_trial_keys_and_seeds_are_unchanged[hubo_vs_qubo-90-ff0925f7e16e-9c47770dc6-r0-1977492960-177035a888e2f733]",
-    # issue 19: the exhaustive face-form tests stay in the fast subset; these repeat them on
-    # the corpus, on a board the QUBO cannot encode, and through Colorlink's CLI and sampler
-    "tests/test_faces.py::test_corpus_answers_have_energy_zero_in_every_face_form[cons/face]",
-    "tests/test_faces.py::test_a_board_the_qubo_face_form_cannot_encode_is_a_one_line_skip",
-    "tests/test_colorlink.py::test_cli_generates_text_that_solves",
-    "tests/test_colorlink.py::test_simulated_annealing_solves_a_small_generated_puzzle[4-4]",
-    # Colorlink's own package: the gadget variant of a face-HUBO check whose ban variant
-    # stays, and the two-colour 5x5 beside the three-colour one
-    "tests/test_colorlink.py::test_the_face_hubo_is_zero_exactly_where_every_row_holds[.2r./2k4g.-gadget-cut4-0]",
-    "tests/test_colorlink.py::test_sat_solves_generated_puzzles[5-5-2]",
-    # the import guard of the results layer: store, results and report stay in the fast subset
-    "tests/test_architecture.py::test_results_layer_never_loads_solvers[tables]",
-    "tests/test_architecture.py::test_results_layer_never_loads_solvers[plots]",
-    "tests/test_architecture.py::test_results_layer_never_loads_solvers[record]",
-}
+# The fast subset is measured, not guessed: tests/durations.json holds every test whose call
+# took more than FAST_LIMIT_S in the last run with ``--write-durations`` (the full suite,
+# ``pytest -n 2 --write-durations``, on 2 cores), and those are marked slow, so
+# ``pytest -m "not slow"`` stays short. The full suite runs them all. A test not in the file
+# (new, or measured under the limit) counts as fast until the file is written again.
+FAST_LIMIT_S = 0.1
+DURATIONS = Path(__file__).with_name("durations.json")
+MEASURED_SLOW: dict[str, float] = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
+CALL_SECONDS: dict[str, float] = {}
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--write-durations",
+        action="store_true",
+        help=f"rewrite {DURATIONS.name}: the tests of this run slower than {FAST_LIMIT_S} s "
+        "(kept: the entries of tests this run did not run)",
+    )
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
-        if item.nodeid in FULL_SUITE_ONLY:
+        if item.nodeid in MEASURED_SLOW:
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    config = session.config
+    if not config.getoption("--write-durations") or hasattr(config, "workerinput"):
+        return  # an xdist worker: the controller has every report
+    measured = {k: v for k, v in MEASURED_SLOW.items() if k not in CALL_SECONDS}
+    measured.update({k: round(v, 2) for k, v in CALL_SECONDS.items() if v > FAST_LIMIT_S})
+    DURATIONS.write_text(json.dumps(dict(sorted(measured.items())), indent=0) + "\n")
 
 
 # -- the generic sweeps' backends and forms (test_runner, test_boards) -------------------------
@@ -200,6 +193,9 @@ SKIPS_BY_KIND: Counter[str] = Counter()
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    # Tests marked slow in their file are slow anyway; the file lists the others.
+    if report.when == "call" and (report.nodeid in MEASURED_SLOW or "slow" not in report.keywords):
+        CALL_SECONDS[report.nodeid] = report.duration
     if report.skipped and report.when in ("setup", "call"):
         reason = str(report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr)
         reason = reason.removeprefix("Skipped: ")

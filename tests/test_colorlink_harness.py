@@ -1,7 +1,8 @@
-"""Colorlink through the harness (slitherbench.colorlink.harness): the layered board, the
-description against the Colorlink rows, exhaustive energies of every form (edge and face
-variables), the variant's cuts, every form x backend through the runner, the checker, the
-text forms, the app and the store."""
+"""Colorlink through the harness (slitherbench.colorlink.harness), the only way it is solved:
+the layered board, the description against the Colorlink rows, exhaustive energies of every
+form (edge and face variables), colours that cross, the variant's cuts, every form x backend
+through the runner, the checker, the text forms, the reason a puzzle has no answer, the app
+and the store."""
 
 from __future__ import annotations
 
@@ -16,9 +17,10 @@ from test_faces import FACE_FORMS, _exhaust, aux_minimum
 
 from slitherbench.app import CONF_DIR, run_experiment
 from slitherbench.check import check_answer, split_loops
-from slitherbench.colorlink import read_colorlink
+from slitherbench.colorlink import crossings, read_colorlink
 from slitherbench.colorlink.constraints import base_rows
-from slitherbench.colorlink.harness import ColorlinkPuzzle, generated_colorlink, layered_board
+from slitherbench.colorlink.generate import generated_colorlink
+from slitherbench.colorlink.harness import ColorlinkPuzzle, layered_board, why_infeasible
 from slitherbench.exact import solve_exact
 from slitherbench.formulations import (
     ConsFormulation,
@@ -153,6 +155,23 @@ def test_qubo_face_form_takes_one_colour_and_skips_what_spans_colours() -> None:
         Model.build(_puzzle("1r1g/2k."), QuboFormulation(variables="face"))
     t = run_trial(_puzzle(), QuboFormulation(variables="face"), make_backend("sa"), 0).trial
     assert t.status == "skipped" and "\n" not in t.reason and "use hubo/face" in t.reason
+
+
+# -- colours that cross ---------------------------------------------------------------------
+def test_a_crossing_answer_is_energy_zero_in_every_form_and_solved() -> None:
+    """A generated puzzle whose colours cross: its answer has energy 0 in every form with edge
+    or face variables (qubo/face takes one colour only) and is the SAT backend's answer
+    through the runner, checked."""
+    p = generated_colorlink(4, 4, 2, 0, cross=True)
+    assert crossings(p.source.board, p.source.meta["answer"])
+    answer = p.meta["answer"]
+    forms = {**EDGE_FORMS, **{k: f for k, f in FACE_FORMS.items() if k != "qubo/face"}}
+    for name, form in forms.items():
+        model = Model.build(p, form())
+        assert model.energy(model.complete(answer)) == 0, name
+    t = run_trial(p, ConsFormulation(), make_backend("sat"), seed=0).trial
+    assert t.status == "solved" and t.verified and answer_from_bits(p, t.answer) == answer
+    assert solve_exact(p).status == "unique"
 
 
 # -- the variant's stopping rule and cuts --------------------------------------------------------
@@ -304,6 +323,15 @@ def test_text_round_trip_and_one_line_errors() -> None:
     with pytest.raises(PuzzleFormatError, match="no extra rules"):
         p.with_rules("no_square")
     assert "colour g, row 1, column 1" == p.face_name(9)
+
+
+def test_why_infeasible_names_the_colour_at_fault() -> None:
+    assert why_infeasible(read_colorlink("3r3r1g/3r3r1g")) == (
+        "colour r: its clues cannot form one loop"
+    )
+    both = read_colorlink("2r2r./2r2r./..3g")  # each colour alone has a loop, not together
+    assert solve_exact(ColorlinkPuzzle.of(both)).status == "infeasible"
+    assert "cannot share the board" in why_infeasible(both)
 
 
 # -- the app and the store ----------------------------------------------------------------------

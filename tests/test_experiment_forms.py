@@ -5,12 +5,13 @@ The forms are read from ``conf/experiment/*.yaml`` (each cell's ``formulation_pa
 the experiment's top-level ``variables`` and ``cut``), so a new experiment's form is tried
 without editing this file; the list is asserted complete against the forms known today.
 Each runs on a backend that reads the form's own encoding (pyqbpp's EasySolver for cons,
-OpenJij on the HUBO directly, dwave SA on the QUBO), not on an exact family that builds its
-own model from the constraints.
+OpenJij on the HUBO directly, dwave SA on the QUBO and on the HUBO the formulation reduced),
+not on an exact family that builds its own model from the constraints.
 """
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -23,10 +24,15 @@ from slitherbench.puzzle import Puzzle, answer_from_bits
 from slitherbench.runner import run_trial
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
-SETTINGS = ("variables", "degree_mode", "cut")
+SETTINGS = ("variables", "degree_mode", "cut", "strength_scale")
 # experiment=faces is documented as run with `variables=edge,face` on the command line (its
 # header says so; checked below): its forms run with face variables too.
 SWEPT_OVER_VARIABLES = ("faces",)
+
+
+@functools.cache
+def _formulation_config(name: str):
+    return OmegaConf.load(CONF / "formulation" / f"{name}.yaml")
 
 
 def experiment_forms() -> dict[str, dict]:
@@ -44,7 +50,7 @@ def experiment_forms() -> dict[str, dict]:
             for v in variables:
                 params = {**top, "variables": v, **own}
                 cfg = OmegaConf.merge(
-                    OmegaConf.load(CONF / "formulation" / f"{cell.formulation}.yaml"),
+                    _formulation_config(str(cell.formulation)),
                     {k: params[k] for k in SETTINGS if k in params},
                 )
                 forms.setdefault(instantiate(cfg).describe(), OmegaConf.to_container(cfg))
@@ -63,12 +69,14 @@ KNOWN = {
     "hubo[aux]/face",
     "hubo[exact]",
     "hubo[exact]/face",
+    "hubo2qubo[aux]",
+    "hubo2qubo[aux,x2]",
     "qubo",
     "qubo+region",
     "qubo/face",
     "qubo[lazy]/face",
 }
-BACKEND = {"cons": "easy", "hubo": "openjij", "qubo": "sa"}
+BACKEND = {"cons": "easy", "hubo": "openjij", "hubo2qubo": "sa", "qubo": "sa"}
 # A generated 3x3 board with one answer (library.generated(3, 3, 0)).
 BOARD = ".3./1.3/1.."
 

@@ -74,8 +74,6 @@ RUNS = [
         "SAT: ",
         ("colorlink_example.png",),
     ),
-    QuickRun("colorlink_faces_measure.py", ("--quick",), "| 3x3 | face (HUBO, OpenJij"),
-    QuickRun("colorlink_measure.py", ("--quick",), "| 3x3 | 2 |"),
     QuickRun("export_suite.py", ("--quick", "--out", "{tmp}/export"), '"files"'),
     QuickRun(
         "gpu_check.py",

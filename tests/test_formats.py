@@ -205,7 +205,7 @@ def test_every_reader_refuses_boards_beyond_the_limit(
 ) -> None:
     # Formats whose size is the text's own (rows, ASCII, janko) as well as declared ones: one
     # row too many, in one line (the limit lowered to 10x10 here, to keep it quick).
-    monkeypatch.setattr(formats, "MAX_FACES", 100)
+    monkeypatch.setattr(formats.base, "MAX_FACES", 100)  # where every reader checks it
     largest = Puzzle.from_rows(["." * 10] * 10)
     text = formats.WRITERS[fmt](largest)
     assert Puzzle.parse(text) == largest  # the limit itself is read

@@ -24,7 +24,7 @@ from slitherbench.generate import generate
 from slitherbench.plan import derive_seed, puzzle_ident, puzzles_from_config
 from slitherbench.puzzle import Puzzle, PuzzleFormatError
 from slitherbench.record import ConfigError
-from slitherbench.rules import no_square_blocks
+from slitherbench.rules.no_square import no_square_blocks
 
 CONF = Path(__file__).resolve().parents[1] / "conf" / "backend"
 NS = ("no_square",)

@@ -81,7 +81,6 @@ CLI = (
     ("python -m slitherbench", ("-m", "slitherbench")),
     ("python -m slitherbench.report", ("-m", "slitherbench.report")),
     ("python -m slitherbench.reference", ("-m", "slitherbench.reference")),
-    ("python -m slitherbench.colorlink", ("-m", "slitherbench.colorlink")),
 )
 
 

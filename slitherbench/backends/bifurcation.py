@@ -3,7 +3,7 @@
 Runs on CUDA where PyTorch sees a GPU (``device: auto``), else on the CPU; the device is the
 trial's ``mode``. Each batch runs ``agents`` oscillator systems in parallel; batches repeat
 with new seeds until a sample reaches energy 0 or time runs out. SB has no initial state.
-Install with ``pip install -e ".[sb]"`` (README: pick a CPU or CUDA build of PyTorch first).
+Install with ``pip install -e ".[sb]"`` (docs/how-to/gpu_and_licence.md: pick a CPU or CUDA build of PyTorch first).
 """
 
 from __future__ import annotations

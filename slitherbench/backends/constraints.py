@@ -27,14 +27,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..formulations import (
-    CUT_KINDS,
-    Constraint,
-    Model,
-    base_constraints,
-    cut_constraint,
-    sample_cuts,
-)
+from ..elimination import Elimination
+from ..formulations import ConsFormulation, Constraint, Model, base_constraints
 from ..puzzle import Puzzle
 from ..record import Capability, ExactResult, SolveResult
 from .base import Backend
@@ -59,7 +53,7 @@ class ConstraintBackend(Backend):
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         super().__init__(mode=mode, **params)
-        self._cuts = 0
+        self._synced = 0  # the model's pieces this solver holds (the description, then cuts)
 
     def build(self, puzzle: Puzzle) -> None:
         """A fresh solver holding every clue sum, degree rule and puzzle rule, before any
@@ -95,7 +89,7 @@ class ConstraintBackend(Backend):
 
     def start(self, model: Model) -> None:
         self.build(model.puzzle)
-        self._cuts = 0
+        self._synced = len(model.pieces)  # the description; what comes later is added in solve
 
     def solve_direct(
         self, puzzle: Puzzle, time_limit_s: float, seed: int, cut: str = "region"
@@ -112,10 +106,7 @@ class ConstraintBackend(Backend):
         if self.params["mode"] == "direct":
             return self._solve_whole(model, seed, time_limit_s)
         t0 = time.perf_counter()
-        cuts = [p.constraint for p in model.pieces if p.constraint.kind in CUT_KINDS]
-        for c in cuts[self._cuts :]:
-            self.add_constraint(c)
-        self._cuts = len(cuts)
+        self._synced = add_new_pieces(self, model, self._synced)
         edges_hint = model.edges_of(hint) if hint is not None else None
         t1 = time.perf_counter()
         status, sel = self.solve_edges(time_limit_s, seed % (2**31), edges_hint)
@@ -150,6 +141,14 @@ def edges_result(model: Model, edges: Sequence[bool], **fields: Any) -> SolveRes
     return SolveResult(sample, model.energy(sample), mode="CPU", **fields)
 
 
+def add_new_pieces(backend: ConstraintBackend, model: Model, synced: int) -> int:
+    """Add the constraints of the model's pieces after the first ``synced`` (the cuts the
+    elimination loop added since the backend last read the model); returns the new mark."""
+    for p in model.pieces[synced:]:
+        backend.add_constraint(p.constraint)
+    return len(model.pieces)
+
+
 @dataclass
 class LazyRun:
     status: str  # unique / multiple / infeasible / timeout, or "found" (want answers reached)
@@ -166,74 +165,40 @@ def lazy_answers(
     cut: str = "loop",
     want: int = 2,
 ) -> LazyRun:
-    """The lazy-constraint loop on a built backend: solve; a loop of the sample that
-    satisfies every clue alone is an answer (also beside other loops: the page's stopping
-    rule) and gets a loop cut so that another can show; the other loops get loop cuts or,
-    with ``cut="region"``, region cuts; until ``want`` answers ("found", or "multiple" for 2)
-    or no assignment is left ("unique" after one answer, "infeasible" before)."""
-    from ..check import loop_satisfies_clues, split_loops
+    """The lazy-constraint loop on a built backend: the elimination loop
+    (:class:`~slitherbench.elimination.Elimination`) with the backend's exact solve as its
+    step. A loop of a solution that satisfies every clue alone is an answer (also beside other
+    loops: the page's stopping rule) and gets a loop cut so that another can show; the other
+    loops get loop cuts or, with ``cut="region"``, region cuts; until ``want`` answers
+    ("found", or "multiple" for 2) or no assignment is left ("unique" after one answer,
+    "infeasible" before). The cuts go into a model of their own (the backend holds the
+    description) and from there into the backend before each solve."""
+    cuts = Model(puzzle, ConsFormulation(cut=cut))
+    synced, status = 0, "timeout"
 
-    t0 = time.perf_counter()
-    run = LazyRun("timeout", [])
-    while True:
-        left = time_limit_s - (time.perf_counter() - t0)
-        if left <= 0:
-            return run
-        status, edges = backend.solve_edges(left, (seed + 7919 * run.solves) % (2**31), None)
-        run.solves += 1
-        if edges is None:
-            if status != "timeout":
-                run.status = "unique" if run.answers else "infeasible"
-            return run
-        loops = split_loops(puzzle, edges)
-        if not loops:  # the clues allow the empty board, which is no loop
-            backend.require_an_edge()
-            continue
-        if puzzle.variant:  # Colorlink: the answer is one loop per colour, not one loop
-            if _variant_step(backend, puzzle, run, loops, cut, want):
-                return run
-            continue
-        cuts = sample_cuts(puzzle, loops, cut, run.cuts)
-        for lp, c in zip(loops, cuts, strict=True):
-            if loop_satisfies_clues(puzzle, lp):
-                on = set(lp)
-                run.answers.append([e in on for e in range(puzzle.num_edges)])
-                if len(run.answers) == want:
-                    run.status = "multiple" if want == 2 else "found"
-                    return run
-                c = cut_constraint(lp, c.index)  # an answer: forbid it alone
-            backend.add_constraint(c)
-            run.cuts += 1
+    def solve(k: int, left: float, _previous: list[bool] | None) -> list[bool] | None:
+        nonlocal synced, status
+        synced = add_new_pieces(backend, cuts, synced)
+        status, edges = backend.solve_edges(left, (seed + 7919 * (k - 1)) % (2**31), None)
+        return edges
 
-
-def _variant_step(
-    backend: ConstraintBackend,
-    puzzle: Puzzle,
-    run: LazyRun,
-    loops: list[list[int]],
-    cut: str,
-    want: int,
-) -> bool:
-    """One round of the lazy loop on a puzzle variant: record the answer the loops hold and
-    forbid it as a whole, or add the variant's cuts. True when the run is over."""
-    from ..check import answer_edges
-
-    found = answer_edges(puzzle, loops)
-    if found is not None:
-        on = set(found)
-        run.answers.append([e in on for e in range(puzzle.num_edges)])
-        if len(run.answers) == want:
-            run.status = "multiple" if want == 2 else "found"
-            return True
-        cuts = [cut_constraint(found, run.cuts)]
-    else:
-        cuts = sample_cuts(puzzle, loops, cut, run.cuts)
-    if not cuts:
-        raise RuntimeError("the sample's loops hold no answer and give no cut")
-    for c in cuts:
-        backend.add_constraint(c)
-        run.cuts += 1
-    return False
+    elim = Elimination(
+        cuts,
+        solve,
+        want=want,
+        verify=False,  # reported, not recorded here: whoever records an answer checks it
+        on_empty=backend.require_an_edge,  # the clues allow the empty board, which is no loop
+        deadline=time.perf_counter() + time_limit_s,
+    ).run()
+    if elim.stop == "stuck":
+        raise RuntimeError(elim.reason)
+    answers = [[e in on for e in range(puzzle.num_edges)] for on in map(set, elim.answers)]
+    run = LazyRun("timeout", answers, elim.iterations, elim.cuts)
+    if elim.stop == "answer":
+        run.status = "multiple" if want == 2 else "found"
+    elif elim.stop == "exhausted" and status != "timeout":
+        run.status = "unique" if answers else "infeasible"
+    return run
 
 
 def solve_lazily(

@@ -1,10 +1,14 @@
 """dwave-samplers on the BQM: simulated annealing, tabu search, steepest descent.
 
-QUBO forms go straight to the sampler. HUBO forms reach it through dimod's reduction (as
-``make_quadratic`` with ``reduction_strength``), kept across a trial's solves and extended by
-each iteration's cuts (:class:`ReducedCopy`); the number of variables the reduction adds is
-recorded. Warm starts use ``initial_states`` built from
-the previous iteration's edges (auxiliaries filled to their best values).
+QUBO forms go straight to the sampler, the HUBO reduced by the formulation
+(``formulation=hubo2qubo``, :mod:`slitherbench.formulations.reduced`: its strengths chosen per
+product, its products model labels) among them; its number of products and largest strength
+are recorded in the extras. The plain ``hubo`` form reaches the sampler through the backend's
+own dimod reduction (as ``make_quadratic`` with the fixed ``reduction_strength``, kept so
+configs written for it run as before), kept across a trial's solves and extended by each
+iteration's cuts (:class:`ReducedCopy`); the number of variables it adds is recorded. Warm
+starts use ``initial_states`` built from the previous iteration's edges (auxiliaries filled
+to their best values).
 """
 
 from __future__ import annotations
@@ -173,6 +177,7 @@ class DwaveBackend(Backend):
                 "reads": reads,
                 "reduction_added": added,
                 "reduction_negative_energy": negative,
+                **model.reduction_summary(),  # the formulation's reduction (hubo2qubo)
             },
         )
 

@@ -1,8 +1,11 @@
 """The one place where a :class:`~slitherbench.formulations.Constraint` becomes a solver's rows
 or clauses. Every exact family builds its model from the constraint description (clue sums,
-degree rules, cuts), never from the grid, so a new rule or a new board needs no change here.
+degree rules, cuts, the puzzle rules' rows), never from the grid, so a new rule or a new board
+needs no change here. Every constraint shape (:data:`~slitherbench.formulations.base.SHAPES`)
+is a sum in a set of allowed values, which is what the encodings below take; a set they cannot
+write raises :class:`Unencodable` (one line), never another encoding.
 
-A constraint says ``sum a_i x_i`` lies in the set ``allowed``. Three shapes cover it:
+A constraint says ``sum a_i x_i`` lies in the set ``allowed``. Three encodings cover it:
 
 * :func:`linear_row`: ``lo <= sum <= hi``, and where ``allowed`` skips values by a fixed step
   (a degree rule {0, 2}) an integer auxiliary ``z`` with ``sum - step * z == lo``: the rows
@@ -33,7 +36,7 @@ RELATIONS = {"==": operator.eq, ">=": operator.ge, "<=": operator.le}
 
 
 class Unencodable(ValueError):
-    """An allowed set no shape here describes (the message names the constraint)."""
+    """An allowed set no encoding here describes (the message names the constraint)."""
 
 
 @dataclass(frozen=True)

@@ -7,30 +7,28 @@ colours may cross or touch at points, but an edge carries at most one colour; a 
 counts the lines of every colour around its face. The puzzle's colours are those its clues
 name; each needs exactly one loop, and a colour no clue names has none.
 
-One module per concern: :mod:`.model` (puzzle, answer), :mod:`.text` (the text format),
-:mod:`.check` (the independent checker), :mod:`.constraints` (the rows and the iterative
-method's step), :mod:`.sat` and :mod:`.anneal` (the two solvers), :mod:`.faces` (the rows
-over face variables per colour, a HUBO for the annealer), :mod:`.solve` (the iterative
-method), :mod:`.generate`, :mod:`.drawing`, :mod:`.cli`, :mod:`.harness` (the harness's
-forms, backends, runner and store).
+This package holds what Colorlink is; the harness solves it. One module per concern:
+:mod:`.model` (puzzle, answer), :mod:`.text` (the text format), :mod:`.check` (the
+independent checker), :mod:`.drawing`, :mod:`.generate` (unique puzzles, crossing ones
+included, judged by the harness's SAT backend), :mod:`.constraints` (the rows across colours,
+the stopping rule and the cuts per colour) and :mod:`.harness` (a Colorlink puzzle as a
+harness puzzle, so every form, backend, the runner, the store and the report take it).
 
->>> from slitherbench.colorlink import read_colorlink, solve_colorlink, check_colorlink
->>> p = read_colorlink("2g../.2g3r/.3k.")
->>> r = solve_colorlink(p, "sat")
->>> r.status, r.iterations, check_colorlink(p, r.answer)
-('solved', 1, [])
+>>> from slitherbench.colorlink import check_colorlink, crossings, generate_colorlink
+>>> p = generate_colorlink(4, 4, colours=2, seed=0, cross=True)  # unique, its colours cross
+>>> write_colorlink(p), p.colours
+('3g.3r./..../...2r/.2g2r.', ('r', 'g'))
+>>> check_colorlink(p, p.meta["answer"]), len(crossings(p.board, p.meta["answer"]))
+([], 2)
 
-The solvers above are the package's own (SAT; an annealer on edge or face variables).
-:mod:`.harness` puts Colorlink into the harness itself: a :class:`~.harness.ColorlinkPuzzle`
-is a harness puzzle on a board of colour layers, so every form (edge or face variables),
-every backend, the runner, the store and the report take it (``puzzle=colorlink``,
-``experiment=colorlink``).
+Solve it with the harness: ``python -m slitherbench puzzle=colorlink`` (generated puzzles),
+``puzzle=text puzzle.text='colorlink=2g../.2g3r/.3k.'`` (one text), or
+``experiment=colorlink`` (every form x backend); from Python, :mod:`.harness`'s tutorial.
 """
 
 from .check import check_colorlink
-from .generate import generate_colorlink, generate_colorlink_on
+from .generate import crossings, generate_colorlink, generate_colorlink_on
 from .model import BLACK, PALETTE, ColorAnswer, ColorClue, ColorlinkError, ColorPuzzle
-from .solve import ColorResult, solve_colorlink
 from .text import read_colorlink, render_answer, write_colorlink
 
 __all__ = [
@@ -39,13 +37,12 @@ __all__ = [
     "ColorAnswer",
     "ColorClue",
     "ColorPuzzle",
-    "ColorResult",
     "ColorlinkError",
     "check_colorlink",
+    "crossings",
     "generate_colorlink",
     "generate_colorlink_on",
     "read_colorlink",
     "render_answer",
-    "solve_colorlink",
     "write_colorlink",
 ]

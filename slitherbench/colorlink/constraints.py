@@ -1,8 +1,9 @@
-"""Colorlink as sums of binaries, and the iterative method's step: stop, or which cuts to add.
+"""Colorlink's rules as sums of binaries, and the stopping rule and cuts of the elimination
+per colour: what :class:`~.harness.ColorlinkPuzzle`'s ``variant_*`` hooks hand the harness.
 
 Variable ``k * E + e`` is "edge e carries colour k" (k: the puzzle's k-th colour, E: the
-board's edges). Every rule is a :class:`Row`, "the sum of these variables lies in
-``allowed``":
+board's edges), the harness's edge label on the layered board. Every rule is a :class:`Row`,
+"the sum of these variables lies in ``allowed``":
 
 * ``clue``: a clue's colour over its face's sides, {n};
 * ``black``: every colour over the face's sides, {n};
@@ -12,7 +13,9 @@ board's edges). Every rule is a :class:`Row`, "the sum of these variables lies i
   has a line through its clues already);
 * ``cut`` (added as the run goes): not every edge of a loop in its colour, {0..|L| - 1}.
 
-The SAT and the annealing paths encode the same rows (:mod:`.sat`, :mod:`.anneal`).
+The harness takes ``black``, ``exclusive`` and ``nonempty`` from here (the clue and degree
+rows are its layers' own) and every form encodes them; the cuts come from
+:func:`extra_loop_cuts`.
 """
 
 from __future__ import annotations
@@ -33,16 +36,6 @@ class Row:
     variables: tuple[int, ...]
     allowed: tuple[int, ...]  # sorted
     colour: str = ""
-
-    def total(self, x: Sequence[bool]) -> int:
-        return sum(bool(x[v]) for v in self.variables)
-
-    def holds(self, x: Sequence[bool]) -> bool:
-        return self.total(x) in self.allowed
-
-
-def num_variables(puzzle: ColorPuzzle) -> int:
-    return len(puzzle.colours) * puzzle.board.num_edges
 
 
 def base_rows(puzzle: ColorPuzzle) -> list[Row]:
@@ -67,32 +60,6 @@ def base_rows(puzzle: ColorPuzzle) -> list[Row]:
     return rows
 
 
-def layers_of(puzzle: ColorPuzzle, x: Sequence[bool]) -> dict[str, list[bool]]:
-    """One flag list per colour from the variables."""
-    E = puzzle.board.num_edges
-    return {c: [bool(v) for v in x[k * E : (k + 1) * E]] for k, c in enumerate(puzzle.colours)}
-
-
-def split_loops(puzzle: ColorPuzzle, layer: Sequence[bool]) -> list[list[int]]:
-    """One colour's lines as connected pieces (loops where every degree is 0 or 2)."""
-    pe, ep = puzzle.board.point_edges, puzzle.board.edge_points
-    seen = [False] * len(layer)
-    out = []
-    for start, on in enumerate(layer):
-        if not on or seen[start]:
-            continue
-        seen[start], stack, piece = True, [start], []
-        while stack:
-            e = stack.pop()
-            piece.append(e)
-            for f in (f for p in ep[e] for f in pe[p]):
-                if layer[f] and not seen[f]:
-                    seen[f] = True
-                    stack.append(f)
-        out.append(sorted(piece))
-    return out
-
-
 def alone_satisfies(puzzle: ColorPuzzle, colour: str, loop: Sequence[int]) -> bool:
     """Whether this loop alone gives every clue of its colour its count."""
     on = set(loop)
@@ -100,31 +67,14 @@ def alone_satisfies(puzzle: ColorPuzzle, colour: str, loop: Sequence[int]) -> bo
     return all(sum(e in on for e in faces[f]) == n for f, n in puzzle.clue_faces(colour))
 
 
-def step(
-    puzzle: ColorPuzzle, x: Sequence[bool]
-) -> tuple[ColorAnswer | None, list[Row], dict[str, int]]:
-    """The iterative method after a solution ``x`` of every row: the answer (one loop per
-    colour that together break no rule), or else the cuts to add, and each colour's loop count.
-
-    The page stops when one loop alone satisfies every clue; here one loop per colour is chosen
-    among those that alone satisfy their colour's clues, and the choice must pass the checker
-    (black clues and exclusivity span colours). A cut "not all of loop L in colour c" is safe
-    when L alone breaks one of c's clues (then no answer has L as its c loop); when every loop
-    of c satisfies c's clues alone (c's clues are all 0), the cut is over all of c's loops
-    together, which no answer holds (one colour is one loop).
-    """
-    layers = layers_of(puzzle, x)
-    loops = {c: split_loops(puzzle, layer) for c, layer in layers.items()}
-    counts = {c: len(ls) for c, ls in loops.items()}
-    answer = choose_loops(puzzle, loops)
-    if answer is not None:
-        return answer, [], counts
-    return None, extra_loop_cuts(puzzle, loops), counts
-
-
 def extra_loop_cuts(puzzle: ColorPuzzle, loops: dict[str, list[list[int]]]) -> list[Row]:
-    """The cuts of :func:`step` for loops that hold no answer: per colour with 2+ loops, each
-    loop that alone breaks a clue of its colour, else all of that colour's loops together."""
+    """The cuts for loops that hold no answer: per colour with 2+ loops, each loop that alone
+    breaks a clue of its colour, else all of that colour's loops together.
+
+    A cut "not all of loop L in colour c" is safe when L alone breaks one of c's clues (then
+    no answer has L as its c loop); when every loop of c satisfies c's clues alone (c's clues
+    are all 0), the cut is over all of c's loops together, which no answer holds (one colour
+    is one loop)."""
     E = puzzle.board.num_edges
     cuts = []
     for k, c in enumerate(puzzle.colours):
@@ -138,6 +88,10 @@ def extra_loop_cuts(puzzle: ColorPuzzle, loops: dict[str, list[list[int]]]) -> l
 
 
 def choose_loops(puzzle: ColorPuzzle, loops: dict[str, list[list[int]]]) -> ColorAnswer | None:
+    """The stopping rule: one loop per colour, among those that alone satisfy their colour's
+    clues, that together pass the checker (black clues and one colour per edge span colours),
+    or None. The page stops when one loop alone satisfies every clue; this is its per-colour
+    form (the first :data:`MAX_COMBINATIONS` choices are tried)."""
     E = puzzle.board.num_edges
     options = [[lp for lp in loops[c] if alone_satisfies(puzzle, c, lp)] for c in puzzle.colours]
     for choice in islice(product(*options), MAX_COMBINATIONS):

@@ -31,9 +31,12 @@ So a trial is solved when every colour is one loop and every clue holds, and eve
 >>> run_trial(p, ConsFormulation(), SatBackend(), seed=0).trial.status.value
 'solved'
 
-From the command line: ``python -m slitherbench puzzle=colorlink formulation=qubo
-backend=sa`` (``conf/puzzle/colorlink.yaml``), or ``experiment=colorlink`` for every form x
-backend. ``puzzle=text puzzle.text='colorlink=2g../.2g3r/.3k.'`` runs one text.
+This is the only way Colorlink is solved: from the command line, ``python -m slitherbench
+puzzle=colorlink formulation=qubo backend=sa`` (generated puzzles,
+``conf/puzzle/colorlink.yaml``; ``puzzle.cross=true``: puzzles whose colours cross), or
+``experiment=colorlink`` for every form x backend. ``puzzle=text
+puzzle.text='colorlink=2g../.2g3r/.3k.'`` runs one text. The generator decides uniqueness
+through the same harness (:mod:`.generate`).
 """
 
 from __future__ import annotations
@@ -227,10 +230,18 @@ def read_colorlink_puzzle(text: str, name: str = "") -> ColorlinkPuzzle:
         raise PuzzleFormatError(f"colorlink: {exc}") from None
 
 
-def generated_colorlink(
-    rows: int, cols: int, colours: int, seed: int, black: float = 0.25
-) -> ColorlinkPuzzle:
-    """A generated square Colorlink puzzle with one answer, as a harness puzzle."""
-    from .generate import generate_colorlink
+def why_infeasible(puzzle: ColorPuzzle, time_limit_s: float = 10.0) -> str:
+    """For a puzzle without an answer: a colour whose own clues cannot form one loop, where
+    there is one (each colour alone, black clues left out, by
+    :func:`~slitherbench.exact.solve_exact`); else the colours' sharing of the board."""
+    from ..exact import solve_exact
 
-    return ColorlinkPuzzle.of(generate_colorlink(rows, cols, colours, seed, black=black))
+    if len(puzzle.colours) > 1:
+        for c in puzzle.colours:
+            alone = ColorPuzzle(
+                puzzle.board, tuple(k if k and k.colour == c else None for k in puzzle.clues)
+            )
+            if solve_exact(ColorlinkPuzzle.of(alone), time_limit_s).status == "infeasible":
+                return f"colour {c}: its clues cannot form one loop"
+        return "the colours' loops cannot share the board (black clues and one colour per edge)"
+    return f"colour {puzzle.colours[0]}: its clues cannot form one loop"

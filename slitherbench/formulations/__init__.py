@@ -1,6 +1,7 @@
-"""Formulations: cons (native constraints), hubo (loop products) and qubo (aux + slack), each
-over one binary per edge (the page) or, with ``variables="face"``, one per face
-(:mod:`.faces`: x_e = c_f XOR c_g substituted into every constraint)."""
+"""Formulations: cons (native constraints), hubo (loop products), hubo2qubo (the HUBO reduced
+to a quadratic model, :mod:`.reduced`) and qubo (aux + slack), each over one binary per edge
+(the page) or, with ``variables="face"``, one per face (:mod:`.faces`: x_e = c_f XOR c_g
+substituted into every constraint)."""
 
 from .base import (
     CUT_KINDS,
@@ -19,6 +20,7 @@ from .base import (
 from .cons import ConsFormulation
 from .hubo import HuboFormulation
 from .qubo import QuboFormulation
+from .reduced import ReducedHuboFormulation
 
 __all__ = [
     "CUTS",
@@ -30,6 +32,7 @@ __all__ = [
     "HuboFormulation",
     "Model",
     "QuboFormulation",
+    "ReducedHuboFormulation",
     "base_constraints",
     "cut_constraint",
     "region_constraint",

@@ -10,6 +10,13 @@ adds one face label per face and the channel x_e + c_f + c_g in {0, 2} (:func:`o
 Kinds a form defers (``Formulation.deferred``: the lazy QUBO's degree rule) are held back
 until a solution breaks them (:meth:`Model.broken_deferred`). :class:`Model` holds the
 encoded pieces and exports them.
+
+Every constraint carries its *shape* (:data:`SHAPES`: an edge sum equal to n, a range, a
+"not all" product, a point's degree rule, ...) and its *weight class* (clue, degree or cut:
+the form's three weights). The forms and the exact families encode a constraint by its
+shape, never by its kind (a rule's name, "clue", "cut"): a rule of the puzzle
+(:mod:`slitherbench.rules`) made of these shapes needs no change here, and a shape a form
+cannot encode raises :class:`FormUnavailable` (the trial is a one-line skip).
 """
 
 from __future__ import annotations
@@ -19,17 +26,43 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import combinations
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, NamedTuple
 
 from ..puzzle import Puzzle
 from ..record import Capability
+from ..rules import get_rule
 
 VARIABLES = ("edge", "face")  # a formulation's ``variables``: one binary per edge or per face
 
 Poly = dict[tuple[int, ...], int]  # sorted label tuple -> integer coefficient; () is the constant
-Kind = Literal[
-    "clue", "degree", "cut", "region", "no_square", "channel", "black", "exclusive", "nonempty"
-]
+
+# Constraint shapes: what an encoder dispatches on. Each is "sum of coeffs x terms lies in
+# allowed"; the shape says which encoding fits it.
+EQUAL = "equal"  # a unit sum equal to one value n (a clue): (sum - n)^2
+DEGREE = "degree"  # a point's degree in {0, 2}; its auxiliary is the point's own label
+PARITY = "parity"  # a unit sum in {0, 2}, no fixed auxiliary (the face channel)
+AT_MOST_ONE = "at_most_one"  # a unit sum of at most 1: pairwise products, no auxiliary
+NOT_ALL = "not_all"  # a unit sum of at most n - 1 (not every term): a product, or a slack
+RANGE = "range"  # lower <= sum a_i x_i <= upper, by a slack
+LOOP_CUT = "loop_cut"  # a found loop's no-good (sum <= |L| - 1): over face patterns with faces
+SHAPES = (EQUAL, DEGREE, PARITY, AT_MOST_ONE, NOT_ALL, RANGE, LOOP_CUT)
+# Weight classes: which of the form's weights (clue_weight, degree_weight, cut_weight) a
+# constraint gets.
+WEIGHT_CLASSES = ("clue", "degree", "cut")
+# The shape and weight class of the description's own kinds (a rule's constraints give
+# theirs): clues, point degrees, cuts, the face channel, and Colorlink's rules across colours
+# (a black clue is a clue; one colour per edge and "every colour has a line" are rules of the
+# lines, weighed as the degree rule and the clues).
+KIND_SHAPES: dict[str, tuple[str, str]] = {
+    "clue": (EQUAL, "clue"),
+    "degree": (DEGREE, "degree"),
+    "cut": (LOOP_CUT, "cut"),
+    "region": (RANGE, "cut"),  # region cuts are cuts: one weight for both
+    "channel": (PARITY, "degree"),
+    "black": (EQUAL, "clue"),
+    "exclusive": (AT_MOST_ONE, "degree"),
+    "nonempty": (RANGE, "clue"),
+}
 CUT_KINDS = ("cut", "region")  # constraints added as the run goes
 CUTS = ("loop", "region")  # a formulation's ``cut`` setting: how a found loop is forbidden
 
@@ -42,9 +75,11 @@ class FormUnavailable(ValueError):
 @dataclass(frozen=True)
 class Constraint:
     """sum of ``coeffs`` x ``edges`` must lie in ``allowed`` (clue: {n}; degree: {0, 2};
-    cut: 0..|L|-1; region: see :func:`region_constraint`). No ``coeffs``: every one is 1."""
+    cut: 0..|L|-1; region: see :func:`region_constraint`). No ``coeffs``: every one is 1.
+    ``shape`` (one of :data:`SHAPES`) and ``weight`` (one of :data:`WEIGHT_CLASSES`) default
+    to those of ``kind`` in :data:`KIND_SHAPES`; any other kind (a rule's) must give both."""
 
-    kind: Kind
+    kind: str  # what the row is for (clue, degree, cut, ..., a rule's name): names and counts
     index: int  # face, point or cut number
     edges: tuple[int, ...]
     allowed: tuple[int, ...]
@@ -54,6 +89,26 @@ class Constraint:
     # faces' colours must lie in ``allowed``; ``edges`` is then empty (No-Square: a 2x2 block
     # of faces, allowed 0..3).
     faces: tuple[int, ...] = ()
+    shape: str = ""
+    weight: str = ""
+
+    def __post_init__(self) -> None:
+        # The hot constructions (clues, degrees, cuts: thousands per trial) give both.
+        if self.shape and self.weight:
+            return
+        if self.kind not in KIND_SHAPES:
+            raise ValueError(f"a {self.kind} constraint needs its shape and weight class")
+        shape, weight = KIND_SHAPES[self.kind]
+        object.__setattr__(self, "shape", self.shape or shape)
+        object.__setattr__(self, "weight", self.weight or weight)
+
+    def shape_problem(self) -> str | None:
+        """One line where the shape or the weight class is not one the encoders know."""
+        if self.shape not in SHAPES:
+            return f"{self.kind} {self.index}: unknown shape {self.shape!r}"
+        if self.weight not in WEIGHT_CLASSES:
+            return f"{self.kind} {self.index}: unknown weight class {self.weight!r}"
+        return None
 
     @property
     def upper(self) -> int:
@@ -95,6 +150,16 @@ class NativeConstraint:
     weight: int
 
 
+class Gate(NamedTuple):
+    """One product of a HUBO -> QUBO reduction (:mod:`.reduced`): ``product`` stands for
+    ``u * v``, held there by ``strength`` times dimod's AND gate."""
+
+    product: int
+    u: int
+    v: int
+    strength: int
+
+
 @dataclass
 class Piece:
     constraint: Constraint
@@ -105,6 +170,9 @@ class Piece:
     # the auxiliaries' best values for a sample of the other labels.
     lhs: Poly | None = None
     fill: Callable[[Mapping[int, int]], dict[int, int]] | None = None
+    # A reduced piece (:mod:`.reduced`): its products, in the order they were made (each
+    # product's pair holds labels of the piece or earlier products); their labels end ``aux``.
+    gates: tuple[Gate, ...] = ()
 
     @property
     def labels(self) -> set[int]:
@@ -123,25 +191,29 @@ def base_constraints(puzzle: Puzzle) -> list[Constraint]:
     each exact family builds its model from (:mod:`slitherbench.backends.encode`). A clue's
     edges are sorted, so the square grid's terms come in the order they always had."""
     out = [
-        Constraint("clue", f, tuple(sorted(puzzle.face_edges[f])), (n,))
+        Constraint("clue", f, tuple(sorted(puzzle.face_edges[f])), (n,), shape=EQUAL, weight="clue")
         for f, n in puzzle.clue_faces
     ]
-    out += [Constraint("degree", p, edges, (0, 2)) for p, edges in enumerate(puzzle.point_edges)]
-    if "no_square" in puzzle.rules:
-        out += no_square_constraints(puzzle)
+    out += [
+        Constraint("degree", p, edges, (0, 2), shape=DEGREE, weight="degree")
+        for p, edges in enumerate(puzzle.point_edges)
+    ]
+    for name in puzzle.rules:  # each rule's own rows (slitherbench.rules)
+        out += rule_rows(puzzle, name)
     if puzzle.variant:  # Colorlink: black clues, one colour per edge, every colour a line
         out += puzzle.variant_constraints()  # type: ignore[attr-defined]
     return out
 
 
-def no_square_constraints(puzzle: Puzzle) -> list[Constraint]:
-    """No-Square: no 2x2 block of faces entirely inside the loop (colour sum <= 3)."""
-    from ..rules import no_square_blocks
-
-    return [
-        Constraint("no_square", k, (), (0, 1, 2, 3), faces=block)
-        for k, block in enumerate(no_square_blocks(puzzle.board))
-    ]
+def rule_rows(puzzle: Puzzle, name: str) -> list[Constraint]:
+    """The rows of rule ``name`` (:meth:`slitherbench.rules.Rule.constraints`), each checked
+    to have a shape and a weight class the encoders know."""
+    rows = list(get_rule(name).constraints(puzzle))
+    for c in rows:
+        problem = c.shape_problem()
+        if problem is not None:
+            raise ValueError(f"rule {name}: {problem}")
+    return rows
 
 
 # The channel's constraint kind: face variables tied to the edges where a rule is on faces
@@ -158,7 +230,14 @@ def face_channel(puzzle: Puzzle, labels: Sequence[int]) -> list[Constraint]:
     """x_e = c_f XOR c_g for every edge, as "x_e + c_f + c_g is even" (face f's variable is
     ``labels[f]``; the outside, -1, is 0 and drops out)."""
     return [
-        Constraint(CHANNEL, e, (e, *(labels[h] for h in (f, g) if h >= 0)), (0, 2))
+        Constraint(
+            CHANNEL,
+            e,
+            (e, *(labels[h] for h in (f, g) if h >= 0)),
+            (0, 2),
+            shape=PARITY,
+            weight="degree",
+        )
         for e, (f, g) in enumerate(puzzle.board.edge_faces)
     ]
 
@@ -182,7 +261,9 @@ def over_labels(
 def cut_constraint(loop: Sequence[int], k: int) -> Constraint:
     """The page's loop cut: not every edge of the loop on (sum x_e <= |L| - 1)."""
     edges = tuple(sorted(loop))
-    return Constraint("cut", k, edges, tuple(range(len(loop))), source=edges)
+    return Constraint(
+        "cut", k, edges, tuple(range(len(loop))), source=edges, shape=LOOP_CUT, weight="cut"
+    )
 
 
 def region_constraint(
@@ -203,7 +284,11 @@ def region_constraint(
         raise ValueError("a region cut needs e on the loop and f outside its points")
     coeffs = (1,) * len(border) + (-2, -2)
     allowed = tuple(range(-2, len(border) + 1))
-    return Constraint("region", k, (*border, e, other), allowed, coeffs, source=tuple(sorted(loop)))
+    edges = (*border, e, other)
+    loop_edges = tuple(sorted(loop))
+    return Constraint(
+        "region", k, edges, allowed, coeffs, source=loop_edges, shape=RANGE, weight="cut"
+    )
 
 
 def region_partner(loops: Sequence[Sequence[int]], k: int) -> int:
@@ -277,6 +362,18 @@ def evaluate(poly: Mapping[tuple[int, ...], int], sample: Mapping[int, int]) -> 
     return sum(c for term, c in poly.items() if ones.issuperset(term))
 
 
+def with_products(gates: Iterable[Gate], ones: set[int]) -> set[int]:
+    """The labels that are 1 (``ones``, changed in place) with every product set to the
+    product of its pair, in the order the products were made (a pair may hold an earlier
+    product): the reduction's auxiliaries at their minimum (:mod:`.reduced`)."""
+    for g in gates:
+        if g.u in ones and g.v in ones:
+            ones.add(g.product)
+        else:
+            ones.discard(g.product)
+    return ones
+
+
 class Formulation(ABC):
     """Turns constraints into a form. Subclasses set ``name`` and implement ``encode``."""
 
@@ -302,19 +399,25 @@ class Formulation(ABC):
         for label, w in (("clue", clue_weight), ("degree", degree_weight), ("cut", cut_weight)):
             if int(w) != w or w < 1:
                 raise ValueError(f"{label}_weight must be a positive integer, got {w!r}")
+        # By weight class (what the encoders read, :meth:`weight`), and by the description's
+        # own kinds for forms written against those (a kind's class: :data:`KIND_SHAPES`).
         self.weights = {
             "clue": int(clue_weight),
             "degree": int(degree_weight),
             "cut": int(cut_weight),
-            "region": int(cut_weight),  # region cuts are cuts: one weight for both
-            "no_square": int(clue_weight),  # a rule of the puzzle, weighed as its clues
-            "channel": int(degree_weight),  # an edge form's face variables tied to the edges
-            # Colorlink's rules: a black clue is a clue; one colour per edge and "every colour
-            # has a line" are rules of the lines, weighed as the degree rule and the clues
-            "black": int(clue_weight),
-            "exclusive": int(degree_weight),
-            "nonempty": int(clue_weight),
         }
+        for kind, (_, weight) in KIND_SHAPES.items():
+            self.weights.setdefault(kind, self.weights[weight])
+
+    def weight(self, c: Constraint) -> int:
+        """The weight of ``c``: the form's weight of its class."""
+        return self.weights[c.weight]
+
+    def unencodable(self, c: Constraint) -> FormUnavailable:
+        """The one-line skip for a shape this form has no encoding of."""
+        return FormUnavailable(
+            f"the {self.describe()} form cannot encode a {c.shape} constraint ({c.kind})"
+        )
 
     @abstractmethod
     def encode(self, c: Constraint, model: Model) -> Piece:
@@ -391,6 +494,9 @@ class Model:
     _cuts: int = 0  # pieces of CUT_KINDS so far
     face_labels: tuple[int, ...] = ()  # an edge form's face variables (for a rule on faces)
     deferred: list[Constraint] = field(default_factory=list)  # not encoded until broken
+    # A reduced form's products (:mod:`.reduced`), every piece's in the order they were made.
+    gates: list[Gate] = field(default_factory=list)
+    _products: set[int] = field(default_factory=set)
 
     @classmethod
     def build(cls, puzzle: Puzzle, formulation: Formulation) -> Model:
@@ -423,6 +529,15 @@ class Model:
             self.deferred.remove(c)
             self._add(c)
 
+    def replay(self, constraints: Sequence[Constraint]) -> None:
+        """Add constraints another copy of this model added, in its order (a solve worker's
+        copy in a child process follows the trial's model this way: the same constraints in
+        the same order give the same pieces and labels)."""
+        for c in constraints:
+            if c in self.deferred:
+                self.deferred.remove(c)
+            self._add(c)
+
     @property
     def num_cuts(self) -> int:
         return self._cuts
@@ -437,12 +552,15 @@ class Model:
         return self.formulation.faces
 
     def label_name(self, label: int) -> str:
-        """A variable's name for solvers: x (edge) or c (face), y (point auxiliary), s."""
+        """A variable's name for solvers: x (edge) or c (face), y (point auxiliary), z (a
+        reduction's product, :mod:`.reduced`), s (slack)."""
         first = self.puzzle.num_faces if self.faces else self.puzzle.num_edges
         if label < first:
             return f"{'c' if self.faces else 'x'}{label}"
         if label in self.face_labels:
             return f"c{label - self.face_labels[0]}"
+        if label in self._products:
+            return f"z{label}"
         return f"y{label - first}" if label < first + self.puzzle.num_points else f"s{label}"
 
     def _add(self, c: Constraint) -> Piece:
@@ -450,6 +568,9 @@ class Model:
         self.pieces.append(piece)
         self._cuts += c.kind in CUT_KINDS
         self._labels.update(piece.aux)
+        if piece.gates:
+            self.gates.extend(piece.gates)
+            self._products.update(g.product for g in piece.gates)
         if piece.poly is not None:
             add_poly(self._poly, piece.poly)
         return piece
@@ -481,6 +602,16 @@ class Model:
         """Polynomial terms (non-constant); for native pieces, one per constraint."""
         natives = sum(p.native is not None for p in self.pieces)
         return natives + sum(1 for t in self._poly if t)
+
+    def reduction_summary(self) -> dict[str, int]:
+        """A reduced form's products and their largest strength (:mod:`.reduced`); empty
+        for every other form."""
+        if not self.gates:
+            return {}
+        return {
+            "reduction_products": len(self.gates),
+            "reduction_strength_max": max(g.strength for g in self.gates),
+        }
 
     @property
     def max_degree(self) -> int:
@@ -529,9 +660,14 @@ class Model:
     # -- evaluation ------------------------------------------------------------------------
     def energy(self, sample: Mapping[int, int]) -> int:
         """The form's energy: penalties, plus weight * distance^2 for native constraints
-        (their left-hand side over the sample's labels: edges, or the XOR sums of faces)."""
-        total = evaluate(self._poly, sample)
+        (their left-hand side over the sample's labels: edges, or the XOR sums of faces).
+        A reduced form's products are set to their pairs' product first, whatever the sample
+        holds: its energy is the reduced polynomial with the reduction's auxiliaries
+        minimised, which is the HUBO's (:mod:`.reduced`)."""
         ones = {label for label, v in sample.items() if v}
+        if self.gates:
+            with_products(self.gates, ones)
+        total = sum(c for term, c in self._poly.items() if ones.issuperset(term))
         for p in self.pieces:
             if p.native is not None:
                 c = p.constraint
@@ -568,6 +704,8 @@ class Model:
                 sample.update(p.fill(sample))
             elif p.aux:
                 sample.update(self.formulation.aux_values(p, edges))
+            for g in p.gates:  # after the piece's own auxiliaries: a pair may hold one
+                sample[g.product] = int(bool(sample.get(g.u, 0) and sample.get(g.v, 0)))
         return sample
 
 

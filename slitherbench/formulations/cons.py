@@ -1,6 +1,7 @@
 """Native constraints, as on the reference page: qbpp.cons for clue sums, degree in {0, 2}
 and each loop cut sum x_e <= |L| - 1. No auxiliary variables; only pyqbpp solvers take it.
-With ``variables: face`` the same constraints over x_e = c_f XOR c_g (:mod:`.faces`)."""
+With ``variables: face`` the same constraints over x_e = c_f XOR c_g (:mod:`.faces`). Every
+shape is a sum in an allowed set, which is what qbpp.cons takes: no shape is refused."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ class ConsFormulation(Formulation):
     produces = frozenset({Capability.CONSTRAINTS})
 
     def encode(self, c: Constraint, model: Model) -> Piece:
-        return Piece(c, native=NativeConstraint(c, self.weights[c.kind]))
+        return Piece(c, native=NativeConstraint(c, self.weight(c)))
 
     def encode_face(self, c: Constraint, model: Model) -> Piece:
         # Every constraint over the XOR sums: pyqbpp's cons takes a polynomial and creates no
         # counted variable, so reference10 is exactly its 100 faces.
-        return native_piece(c, model, self.weights[c.kind])
+        return native_piece(c, model, self.weight(c))

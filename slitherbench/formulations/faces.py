@@ -73,6 +73,23 @@ def lhs_poly(board: Board, c: Constraint) -> Poly:
     return out
 
 
+def linear_poly(c: Constraint) -> Poly:
+    """A constraint's left-hand side over its own labels (edges, or an edge form's face
+    labels), as a polynomial."""
+    return {(label,): a for label, a in c.linear().items()}
+
+
+def product_piece(c: Constraint, model: Model, weight: int) -> Piece:
+    """A "not all" row as the product of its terms: of the faces for a row on face colours,
+    else of the edges' XOR sums (2^k terms for k edges: for short rows only)."""
+    if c.faces:
+        return Piece(c, poly={tuple(sorted(c.faces)): weight})
+    prod: Poly = {(): weight}
+    for e in c.edges:
+        prod = poly_mul(prod, edge_poly(model.puzzle.board, e))
+    return Piece(c, poly=prod)
+
+
 def native_piece(c: Constraint, model: Model, weight: int) -> Piece:
     """cons: the constraint as it is, over the XOR sums (pyqbpp takes polynomial sums)."""
     return Piece(c, native=NativeConstraint(c, weight), lhs=lhs_poly(model.puzzle.board, c))
@@ -106,7 +123,8 @@ def slack_term(
 
 
 def slack_piece(c: Constraint, model: Model, weight: int, lhs: Poly | None = None) -> Piece:
-    """c's range by a slack (region cuts, No-Square in the QUBO)."""
+    """c's range by a slack (region cuts, "not all" in the QUBO); ``lhs`` over the model's
+    labels, by default the left-hand side over face labels."""
     lhs = lhs_poly(model.puzzle.board, c) if lhs is None else lhs
     poly, labels, fill = slack_term(model, lhs, c.lower, c.upper)
     out: Poly = {}

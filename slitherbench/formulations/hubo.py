@@ -6,19 +6,36 @@ With ``variables: face`` (:mod:`.faces`): clues (sum - n)^2, exactly quadratic i
 degree ``exact`` is the ban of 4+ changes around a point (a quartic on squares, nothing on the
 honeycomb), ``aux`` is (deg - 2 y_p)^2 over the XOR sums; a loop cut forbids its two
 on-patterns over face literals by slack (quadratic); region cuts by slack over the XOR sums
-(quartic); No-Square is the product of the block's four faces."""
+(quartic); a "not all" over faces (No-Square's block) is the product of the faces.
+
+Every constraint is encoded by its shape (:data:`~.base.SHAPES`); a shape with no encoding
+here is a :class:`~.base.FormUnavailable` skip."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-from .base import Constraint, Formulation, Model, Piece
+from .base import (
+    AT_MOST_ONE,
+    DEGREE,
+    EQUAL,
+    LOOP_CUT,
+    NOT_ALL,
+    PARITY,
+    RANGE,
+    Constraint,
+    Formulation,
+    Model,
+    Piece,
+)
 from .faces import (
     at_most_one_face_piece,
     degree_aux_face_piece,
     degree_ban_poly,
+    linear_poly,
     pattern_cut_piece,
+    product_piece,
     slack_piece,
     squared_piece,
 )
@@ -28,8 +45,6 @@ from .penalties import (
     degree_aux_penalty,
     degree_aux_value,
     degree_exact_penalty,
-    region_slack_penalty,
-    region_slack_value,
 )
 
 
@@ -43,46 +58,43 @@ class HuboFormulation(Formulation):
         self.degree_mode = degree_mode
 
     def encode(self, c: Constraint, model: Model) -> Piece:
-        w = self.weights[c.kind]
-        if c.kind in ("clue", "black"):
+        w = self.weight(c)
+        if c.shape == EQUAL:
             return clue_penalty(c, w)
-        if c.kind == "degree":
+        if c.shape == DEGREE:
             if self.degree_mode == "aux":
                 return degree_aux_penalty(c, model, w)
             return degree_exact_penalty(c, w)
-        if c.kind == "exclusive":
+        if c.shape == AT_MOST_ONE:
             return at_most_one_penalty(c, w)
-        if c.kind == "nonempty":  # at least one line in a colour: by slack (quadratic)
-            return slack_piece(c, model, w, lhs={(e,): 1 for e in c.edges})
-        if c.kind == "region":
-            return region_slack_penalty(c, model, w)
-        if c.kind == "channel":  # x_e + c_f + c_g in {0, 2}: the exact parity penalty, cubic
+        if c.shape == RANGE:  # a slack (quadratic); the product form of a region cut would
+            return slack_piece(c, model, w, lhs=linear_poly(c))  # have 2^|border| terms
+        if c.shape == PARITY:  # x_e + c_f + c_g in {0, 2}: the exact parity penalty, cubic
             return degree_exact_penalty(c, w)
-        # a loop cut: the product of its edges; No-Square: of the block's four face labels
-        return Piece(c, poly={tuple(sorted(c.edges)): w})
+        if c.shape in (LOOP_CUT, NOT_ALL) and not c.coeffs:  # the product of the terms
+            return Piece(c, poly={tuple(sorted(c.edges)): w})
+        raise self.unencodable(c)
 
     def encode_face(self, c: Constraint, model: Model) -> Piece:
-        w = self.weights[c.kind]
-        if c.kind in ("clue", "black"):  # a black clue spans colours: quartic
+        w = self.weight(c)
+        if c.shape == EQUAL:  # a black clue spans colours: quartic
             return squared_piece(c, model, w, c.allowed[0])
-        if c.kind == "exclusive":
+        if c.shape == AT_MOST_ONE:
             return at_most_one_face_piece(c, model, w)
-        if c.kind == "nonempty":
+        if c.shape == RANGE:
             return slack_piece(c, model, w)
-        if c.kind == "degree":
+        if c.shape == DEGREE:
             if self.degree_mode == "aux":
                 return degree_aux_face_piece(c, model, w)
             ban = degree_ban_poly(model.puzzle.board, c.index)
             return Piece(c, poly={t: w * a for t, a in ban.items()})
-        if c.kind == "region":
-            return slack_piece(c, model, w)
-        if c.kind == "no_square":
-            return Piece(c, poly={tuple(sorted(c.faces)): w})
-        return pattern_cut_piece(c, model, w)
+        if c.shape == NOT_ALL and not c.coeffs:  # the product of the faces (or of the XORs)
+            return product_piece(c, model, w)
+        if c.shape == LOOP_CUT:
+            return pattern_cut_piece(c, model, w)
+        raise self.unencodable(c)
 
     def aux_values(self, piece: Piece, edges: Sequence[bool]) -> dict[int, int]:
-        if piece.constraint.kind == "region":
-            return region_slack_value(piece, edges)
         return degree_aux_value(piece, edges)
 
     def params(self) -> dict[str, object]:

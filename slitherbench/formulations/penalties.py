@@ -30,26 +30,6 @@ def slack_bits(value: int, coeffs: Sequence[int]) -> list[int]:
     return bits
 
 
-def region_slack_penalty(c: Constraint, model: Model, weight: int) -> Piece:
-    """A region cut lower <= sum a_i x_i as (sum a_i x_i - lower - s)^2 with a binary slack
-    s in [0, upper - lower]: quadratic, ceil(log2(|border| + 3)) slack bits. (Its product form
-    x_e x_f prod_{g in border} (1 - x_g) would expand to 2^|border| terms.)"""
-    coeffs = slack_coefficients(c.upper - c.lower)
-    labels = model.new_labels(len(coeffs))
-    lin = c.linear()
-    lin.update((label, -a) for label, a in zip(labels, coeffs, strict=True))
-    poly: Poly = {}
-    add_poly(poly, square_linear(lin, -c.lower), weight)
-    return Piece(c, poly=poly, aux=labels)
-
-
-def region_slack_value(piece: Piece, edges: Sequence[bool]) -> dict[int, int]:
-    c = piece.constraint
-    s = min(max(c.total(edges) - c.lower, 0), c.upper - c.lower)
-    coeffs = slack_coefficients(c.upper - c.lower)
-    return dict(zip(piece.aux, slack_bits(s, coeffs), strict=True))
-
-
 def clue_penalty(c: Constraint, weight: int) -> Piece:
     """(sum - n)^2."""
     poly: Poly = {}

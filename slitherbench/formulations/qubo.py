@@ -1,13 +1,17 @@
 """QUBO form: clue (sum - n)^2; degree (deg - 2 y_p)^2; a loop cut sum x_e <= |L| - 1 as
 (sum x_e + s - (|L| - 1))^2 with a binary slack s in [0, |L| - 1]: ceil(log2 |L|) bits, the
-top coefficient trimmed so s never exceeds |L| - 1. A region cut gets a slack the same way
-(:func:`~.penalties.region_slack_penalty`).
+top coefficient trimmed so s never exceeds |L| - 1. A region cut, and any other range
+(a "not all" of a rule, No-Square's block), gets a slack the same way (:func:`~.faces.slack_piece`).
 
 With ``variables: face`` (:mod:`.faces`): clues (sum - n)^2, exactly quadratic in face bits;
 the degree rule by one auxiliary per point of 4 or more faces (a quadratic gadget; points of
 at most 3 faces need none), or with ``degree_mode: lazy`` only at points where a solution
 had degree 4 or more (added as the run goes, like cuts); a loop cut forbids its two on-patterns over face literals by
-slack; No-Square by a slack. Region cuts over XOR sums would be quartic: loop cuts only."""
+slack; a range or a "not all" by a slack, where it stays quadratic. Region cuts over XOR
+sums would be quartic: loop cuts only.
+
+Every constraint is encoded by its shape (:data:`~.base.SHAPES`); a shape with no encoding
+here is a :class:`~.base.FormUnavailable` skip."""
 
 from __future__ import annotations
 
@@ -15,10 +19,27 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..record import Capability
-from .base import Constraint, Formulation, Model, Piece, Poly, add_poly, square_linear, sum_edges
+from .base import (
+    AT_MOST_ONE,
+    DEGREE,
+    EQUAL,
+    LOOP_CUT,
+    NOT_ALL,
+    PARITY,
+    RANGE,
+    Constraint,
+    Formulation,
+    Model,
+    Piece,
+    Poly,
+    add_poly,
+    square_linear,
+    sum_edges,
+)
 from .faces import (
     at_most_one_face_piece,
     degree_gadget_piece,
+    linear_poly,
     parity_aux_penalty,
     pattern_cut_piece,
     require_quadratic,
@@ -30,8 +51,6 @@ from .penalties import (
     clue_penalty,
     degree_aux_penalty,
     degree_aux_value,
-    region_slack_penalty,
-    region_slack_value,
     slack_bits,
     slack_coefficients,
 )
@@ -74,35 +93,37 @@ class QuboFormulation(Formulation):
         return f"qubo{mode}{self.variables_suffix}{self.cut_suffix}"
 
     def encode_face(self, c: Constraint, model: Model) -> Piece:
-        w = self.weights[c.kind]
-        if c.kind in ("clue", "black"):  # quadratic on one face; a black clue may not be
+        w = self.weight(c)
+        if c.shape == EQUAL:  # quadratic on one face; a black clue may not be
             return require_quadratic(squared_piece(c, model, w, c.allowed[0]), self.describe())
-        if c.kind == "exclusive":
+        if c.shape == AT_MOST_ONE:
             return require_quadratic(at_most_one_face_piece(c, model, w), self.describe())
-        if c.kind == "nonempty":
+        if c.shape in (RANGE, NOT_ALL):  # a slack over the faces (or the XOR sums)
             return require_quadratic(slack_piece(c, model, w), self.describe())
-        if c.kind == "degree":
+        if c.shape == DEGREE:
             return degree_gadget_piece(c, model, w)
-        if c.kind == "no_square":
-            return slack_piece(c, model, w)
-        return pattern_cut_piece(c, model, w)
+        if c.shape == LOOP_CUT:
+            return pattern_cut_piece(c, model, w)
+        raise self.unencodable(c)
 
     def encode(self, c: Constraint, model: Model) -> Piece:
-        w = self.weights[c.kind]
-        if c.kind in ("clue", "black"):
+        w = self.weight(c)
+        if c.shape == EQUAL:
             return clue_penalty(c, w)
-        if c.kind == "exclusive":
+        if c.shape == AT_MOST_ONE:
             return at_most_one_penalty(c, w)
-        if c.kind == "nonempty":  # at least one line in a colour, by slack
-            return slack_piece(c, model, w, lhs={(e,): 1 for e in c.edges})
-        if c.kind == "channel":  # x_e + c_f + c_g = 2 w_e: one auxiliary per edge
+        if c.shape == PARITY:  # x_e + c_f + c_g = 2 w_e: one auxiliary per edge
             return parity_aux_penalty(c, model, w)
-        if c.kind == "no_square":  # the block's face labels sum to at most 3, by slack
-            return slack_piece(c, model, w, lhs={(lb,): 1 for lb in c.edges})
-        if c.kind == "degree":
+        if c.shape in (RANGE, NOT_ALL):  # a slack: "not all" is the range 0..n-1
+            return slack_piece(c, model, w, lhs=linear_poly(c))
+        if c.shape == DEGREE:
             return degree_aux_penalty(c, model, w)
-        if c.kind == "region":
-            return region_slack_penalty(c, model, w)
+        if c.shape == LOOP_CUT:
+            return self._loop_cut(c, model, w)
+        raise self.unencodable(c)
+
+    def _loop_cut(self, c: Constraint, model: Model, w: int) -> Piece:
+        """(sum x_e + s - (|L| - 1))^2, the slack s in [0, |L| - 1]."""
         coeffs = slack_coefficients(c.upper)
         labels = model.new_labels(len(coeffs))
         lin = sum_edges(c.edges)
@@ -113,10 +134,8 @@ class QuboFormulation(Formulation):
 
     def aux_values(self, piece: Piece, edges: Sequence[bool]) -> dict[int, int]:
         c = piece.constraint
-        if c.kind == "degree":
+        if c.shape == DEGREE:
             return degree_aux_value(piece, edges)
-        if c.kind == "region":
-            return region_slack_value(piece, edges)
-        coeffs = slack_coefficients(c.upper)
+        coeffs = slack_coefficients(c.upper)  # a loop cut's slack
         s = min(max(c.upper - sum(bool(edges[e]) for e in c.edges), 0), c.upper)
         return dict(zip(piece.aux, slack_bits(s, coeffs), strict=True))
