@@ -313,6 +313,8 @@ def _run_trial_here(
         t.num_variables, t.num_terms = model.num_variables, model.num_terms
         t.max_degree, t.num_cuts = model.max_degree, model.num_cuts
     if loop is not None:
+        if model is not None:  # a reduced form's products and strength, on every backend
+            merge_extras(loop.extras, model.reduction_summary())
         t.extras = json.dumps(loop.extras, sort_keys=True)
     t.wall_s = time.perf_counter() - t_start
     t.overhead_s = max(0.0, t.wall_s - t.solve_s)

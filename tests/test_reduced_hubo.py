@@ -6,6 +6,7 @@ the strength bound, the gate, the judge's energy and the dimod backends' use of 
 from __future__ import annotations
 
 import itertools
+import json
 import random
 
 import dimod
@@ -270,3 +271,29 @@ def test_the_dimod_backends_take_it_as_a_quadratic_model() -> None:
         result.extras["reduction_strength_max"]
         == reduced.reduction_summary()["reduction_strength_max"]
     )
+
+
+def test_every_trial_of_the_reduced_form_records_its_products_and_strength() -> None:
+    # Whatever the backend: here one that answers with the known answer at once.
+    from slitherbench.backends.base import Backend
+    from slitherbench.exact import solve_exact
+    from slitherbench.library import generated
+    from slitherbench.record import Capability, SolveResult
+    from slitherbench.runner import run_trial
+
+    board = generated(3, 3, 1)
+    answer = solve_exact(board).answer
+
+    class Answering(Backend):
+        name = "answering"
+        takes = frozenset(Capability)
+
+        def solve(self, model, *, seed, hint, time_limit_s):
+            return SolveResult(model.complete(answer), 0.0)
+
+    form = ReducedHuboFormulation(degree_mode="exact")  # its degree rule has products
+    r = run_trial(board, form, Answering(), seed=0, max_iterations=3, time_limit_s=10)
+    assert r.trial.status == "solved", r.trial.reason
+    summary = Model.build(board, form).reduction_summary()
+    extras = json.loads(r.trial.extras)
+    assert summary and {k: extras[k] for k in summary} == summary
