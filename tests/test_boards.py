@@ -395,8 +395,15 @@ def test_every_form_and_backend_on_every_grid_type(backend: str, form: str, kind
     # states below the true minimum (measured: -145 vs 0 on the 8-face triangular board), so
     # the reduced samplers are not expected to solve it: one seed, and no "solved" demand.
     reduced_exact = form == "hubo-exact" and not b.unsupported_reason(FORMS["hubo-exact"]())
-    for seed in range(1 if reduced_exact else 6):  # samplers are stochastic: up to six seeds
-        t = run_trial(p, f, b, seed=seed, max_iterations=20, time_limit_s=20).trial
+    demand = (
+        b.expects_solutions and p.num_faces <= 12 and not (reduced_exact and kind != "square")
+    ) or (kind == "triangular" and (backend, form) in SOLVES_ON_TRIANGLES)
+    # Samplers are stochastic: up to six seeds where a solve is demanded; elsewhere one short
+    # trial holds the pair to "never a wrong answer" (six 20 s trials of a pair that does not
+    # solve cost the suite minutes for nothing).
+    seeds, budget_s = (6, 20) if demand else (1, 5)
+    for seed in range(seeds):
+        t = run_trial(p, f, b, seed=seed, max_iterations=20, time_limit_s=budget_s).trial
         if t.status in ("solved", "skipped", "error"):
             break
     if b.unsupported_reason(f) or t.status == "skipped":
@@ -408,9 +415,7 @@ def test_every_form_and_backend_on_every_grid_type(backend: str, form: str, kind
     if t.status == "solved":
         assert t.verified is True
         assert answer_from_bits(p, t.answer) == p.meta["answer"]  # unique: the one answer
-    if b.expects_solutions and p.num_faces <= 12 and not (reduced_exact and kind != "square"):
-        assert t.status == "solved", (t.status, t.reason)
-    if kind == "triangular" and (backend, form) in SOLVES_ON_TRIANGLES:
+    if demand:
         assert t.status == "solved", (t.status, t.reason)
 
 

@@ -191,19 +191,16 @@ def test_the_bound_is_sufficient_and_a_smaller_strength_is_not() -> None:
     assert _min_over_products(out, gates, [0, 1, 2, 3])[(1, 1, 1, 0)] == 4  # the HUBO: 5
 
 
-@pytest.mark.parametrize(
-    ("edges", "fixed_minimum"), [(5, -10), pytest.param(6, -36, marks=pytest.mark.slow)]
-)
-def test_dimods_fixed_strength_4_loses_the_exact_rules_ground_states(
-    edges: int, fixed_minimum: int
-) -> None:
+@pytest.mark.parametrize("edges", [5, pytest.param(6, marks=pytest.mark.slow)])
+def test_dimods_fixed_strength_4_loses_the_exact_rules_ground_states(edges: int) -> None:
     """The exact degree rule of a point of five or six edges (a triangular board's has six):
     dimod's make_quadratic at the dimod backends' strength 4 goes below the rule's minimum,
-    0; the formulation's strengths keep it exact."""
+    0 (seen: -10 at five edges, -32 to -36 at six: which pairs dimod substitutes depends on
+    Python's hash seed); the formulation's strengths keep it exact."""
     point = Constraint("degree", 0, tuple(range(edges)), (0, 2))
     poly = degree_exact_penalty(point, 1).poly
     fixed = dimod.make_quadratic(poly, 4.0, dimod.BINARY)
-    assert dimod.ExactSolver().sample(fixed).first.energy == fixed_minimum
+    assert dimod.ExactSolver().sample(fixed).first.energy < 0
     labels = iter(range(edges, 40))
     out, gates = reduce_polynomial(poly, lambda: next(labels))
     best = _min_over_products(out, gates, list(range(edges)))
