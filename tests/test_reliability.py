@@ -64,7 +64,17 @@ def test_damaged_files_are_skipped_reported_and_repaired(tmp_path: Path) -> None
     trials, _ = load(store)
     assert len(trials) == 4  # the other part's trials are kept
     r = subprocess.run(
-        [sys.executable, "-m", "slitherbench.report", str(store), "--out", str(tmp_path / "rep")],
+        # one table is enough to show the report runs (every figure costs seconds)
+        [
+            sys.executable,
+            "-m",
+            "slitherbench.report",
+            str(store),
+            "--out",
+            str(tmp_path / "rep"),
+            "--items",
+            "table_by_puzzle",
+        ],
         capture_output=True,
         text=True,
         check=False,
@@ -113,13 +123,14 @@ def test_the_report_never_pools_two_configurations_silently(tmp_path: Path) -> N
     assert run_cli("experiment=smoke", SA, f"results_dir={store}").returncode == 0
     assert run_cli("experiment=smoke", SA, f"results_dir={store}", "time_limit_s=7").returncode == 0
     out = tmp_path / "split"
-    assert report_main([str(store), "--out", str(out)]) == 0
+    only = ["--items", "table_by_form_backend"]  # the table it reads; figures cost seconds
+    assert report_main([str(store), "--out", str(out), *only]) == 0
     text = (out / "table_by_form_backend.md").read_text()
     assert "qubo [time_limit_s=10.0]" in text and "qubo [time_limit_s=7.0]" in text
     # per board size (two sizes, two seeds each)
     assert len(re.findall(r"\| qubo \[time_limit_s=7.0\] \| sa \| \d/2 \|", text)) == 2
     pooled = tmp_path / "pooled"
-    assert report_main([str(store), "--out", str(pooled), "--pool"]) == 0
+    assert report_main([str(store), "--out", str(pooled), "--pool", *only]) == 0
     pooled_text = (pooled / "table_by_form_backend.md").read_text()
     assert len(re.findall(r"\| qubo \| sa \| \d/4 \|", pooled_text)) == 2
 
