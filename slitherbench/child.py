@@ -136,7 +136,6 @@ class SolveWorker:
             self.proc.kill()
         self.proc.join()
         self.conn.close()
-        self.exitcode = self.proc.exitcode
 
 
 def _serve(conn: Any, backend: Any, model: Any) -> None:

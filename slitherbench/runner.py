@@ -206,22 +206,20 @@ def solve_within(
     timed into the result), so a forked child inherits it, and its modules were imported by
     :meth:`Backend.load`: a solve in a child costs the fork and the sampler, not an import."""
     t0 = time.perf_counter()
-    worker = _worker(backend, model)
-    if worker.proc is None:  # a running worker's child syncs its own copy (SolveWorker)
+    worker = None if backend.interruptible else _worker(backend, model)
+    if worker is None or worker.proc is None:  # a running worker's child syncs its own copy
         backend.sync(model)
     sync_s = time.perf_counter() - t0
     kwargs = {"seed": seed, "hint": hint, "time_limit_s": max(time_limit_s - sync_s, 1e-3)}
-    res = (
-        backend.solve(model, **kwargs) if backend.interruptible else _solve_in_child(worker, kwargs)
-    )
+    res = backend.solve(model, **kwargs) if worker is None else _solve_in_child(worker, kwargs)
     field_name = backend.sync_time_field
     setattr(res, field_name, getattr(res, field_name) + sync_s)
     return res
 
 
 def _worker(backend: Backend, model: Model) -> SolveWorker:
-    """The trial's solve worker (for a backend that cannot be interrupted; unused otherwise):
-    one per backend and model, the previous trial's stopped."""
+    """The trial's solve worker of a backend that cannot be interrupted: one per backend and
+    model, the previous trial's stopped."""
     worker: SolveWorker | None = getattr(backend, "_solve_worker", None)
     if worker is None or worker.model is not model:
         if worker is not None:

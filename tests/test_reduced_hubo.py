@@ -13,6 +13,7 @@ import dimod
 import numpy as np
 import pytest
 from dimod.generators import and_gate
+from test_faces import _values
 
 from slitherbench.check import split_loops
 from slitherbench.formulations import HuboFormulation, Model, ReducedHuboFormulation
@@ -22,17 +23,6 @@ from slitherbench.formulations.reduced import gate_poly, reduce_polynomial
 from slitherbench.puzzle import Puzzle
 
 BOARDS = {"answered": "2./.2", "blank": "../.."}
-
-
-def _values(poly, columns: dict[int, np.ndarray], n: int) -> np.ndarray:
-    """A polynomial at every row of an assignment table at once."""
-    out = np.zeros(n, dtype=np.int64)
-    for term, a in poly.items():
-        prod = np.ones(n, dtype=np.int64)
-        for label in term:
-            prod = prod * columns[label]
-        out += a * prod
-    return out
 
 
 def every_loop(p: Puzzle) -> list[list[int]]:
