@@ -487,25 +487,45 @@ def _owner_gone(path: Path) -> bool:
 
 def _take_lock(path: Path, stale_s: float) -> bool:
     """Create ``path`` exclusively (owner and time inside). A lock older than ``stale_s``, or
-    whose owner on this host is dead, is taken over. Works on file systems that honour O_EXCL."""
+    whose owner on this host is dead, is taken over. The owner line is written to a temporary
+    file first and linked into place, so a lock never exists without its owner: an empty lock
+    (a process stopped between creating and writing it) would read as held until ``stale_s``
+    and hold its trial back from the next run. File systems without hard links fall back to
+    O_EXCL, which they honour."""
     path.parent.mkdir(parents=True, exist_ok=True)
     owner = f"{socket.gethostname()} pid {os.getpid()} at {time.time():.0f}\n"
-    for _ in range(2):
-        try:
-            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666 & ~UMASK)
-        except FileExistsError:
+    tmp = path.parent / f".tmp-{uuid.uuid4().hex}-{path.name}"
+    try:
+        tmp.write_text(owner)
+        os.chmod(tmp, 0o666 & ~UMASK)
+        for _ in range(2):
             try:
-                age = time.time() - path.stat().st_mtime
-            except FileNotFoundError:
+                _create_from(tmp, path)
+            except FileExistsError:
+                try:
+                    age = time.time() - path.stat().st_mtime
+                except FileNotFoundError:
+                    continue
+                if age < stale_s and not _owner_gone(path):
+                    return False
+                path.unlink(missing_ok=True)  # its owner died or hung: take it over
                 continue
-            if age < stale_s and not _owner_gone(path):
-                return False
-            path.unlink(missing_ok=True)  # its owner died or hung: take it over
-            continue
+            return True
+        return False
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _create_from(tmp: Path, path: Path) -> None:
+    """Give ``path`` the contents of ``tmp`` in one step; FileExistsError if it exists."""
+    try:
+        os.link(tmp, path)
+    except FileExistsError:
+        raise
+    except OSError:  # no hard links here: exclusive create, then write
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o666 & ~UMASK)
         with os.fdopen(fd, "w") as fh:
-            fh.write(owner)
-        return True
-    return False
+            fh.write(tmp.read_text())
 
 
 def _remove_empty_dirs(root: Path, names: Iterable[str]) -> None:

@@ -198,6 +198,48 @@ def test_claims_split_work_and_stale_ones_are_taken_over(tmp_path: Path) -> None
     assert store.claim("k", stale_s=3600)
 
 
+def test_a_claim_interrupted_anywhere_is_absent_or_names_its_owner(tmp_path: Path) -> None:
+    """Ctrl-C at any line of taking a claim leaves no claim or a whole one (whose owner a
+    later run checks): never an empty claim, which reads as held by a live worker and kept
+    its trial out of a resumed run (seen in CI: one of 96 trials missing after a resume)."""
+    import sys
+
+    from slitherbench import store as store_module
+
+    here = store_module.__file__
+    k = 0
+    while True:
+        k += 1
+        seen = 0
+
+        def tracer(frame, event, arg):  # noqa: ANN001, ANN202
+            nonlocal seen
+            if frame.f_code.co_filename == here:
+                if event == "line":
+                    seen += 1
+                    if seen == k:
+                        raise KeyboardInterrupt
+                return tracer
+            return None
+
+        root = tmp_path / f"run{k}"
+        sys.settrace(tracer)
+        try:
+            done = ResultStore(root).claim("k", stale_s=3600)
+        except KeyboardInterrupt:
+            done = False
+        finally:
+            sys.settrace(None)
+        claim = root / "claims" / "k.claim"
+        if claim.exists():
+            assert claim.read_text().split()[1:3] == ["pid", str(os.getpid())], k
+        # (a temporary dot-file may stay when the interruption hits its removal: ignored)
+        if done:
+            break
+        assert k < 200
+    assert k > 3  # the interruption was tried inside the function, line by line
+
+
 def test_result_files_respect_the_umask(tmp_path: Path) -> None:
     store = ResultStore(tmp_path)
     t, its = synthetic("k1")
