@@ -176,16 +176,14 @@ class IterativeExactModel:
     constraint so far (or proves there is none), like an annealer reaching energy 0.
     """
 
-    def __init__(self, puzzle: Puzzle) -> None:
-        from .backends.encode import needs_faces, over_labels
+    def __init__(self, puzzle: Puzzle, faces: bool = False) -> None:
+        from .backends.encode import description_rows
 
         self.puzzle = puzzle
         self.model = cp_model.CpModel()
         self.x = [self.model.NewBoolVar(f"x{e}") for e in range(puzzle.num_edges)]
         self.vars = list(self.x)  # the edges, then any face variables: the rows' labels
-        constraints = base_constraints(puzzle)
-        labels = self.add_face_vars(puzzle.num_faces) if needs_faces(constraints) else None
-        for c in over_labels(puzzle, constraints, labels):
+        for c in description_rows(puzzle, self.add_face_vars, faces):
             self.add_constraint(c)
 
     def add_face_vars(self, count: int) -> list[int]:

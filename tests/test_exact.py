@@ -247,3 +247,47 @@ def test_instance_times_mark_why_a_solver_gave_no_answer() -> None:
     g = instance_times(t).iloc[0]
     assert g["sat: cons"] == "1.000" and g["mip: cons"] == "2.000 (1/2; 1 T)"
     assert g["zdd: cons"] == "- (M)" and g["cplex: cons"] == "- (L)" and g["smt: cons"] == "- (T)"
+
+
+@pytest.mark.parametrize("backend", CONSTRAINT_BACKENDS)
+def test_a_face_cell_solves_on_face_variables(backend: str, monkeypatch) -> None:
+    """``variables=face`` on an exact family is the face model (one variable per face, every
+    edge tied to its two faces), not the edge model under a face label; the answer is the
+    corpus's; a backend without a face model skips in one line."""
+    from hydra.utils import instantiate
+    from omegaconf import OmegaConf
+
+    from slitherbench.backends import constraints, encode
+    from slitherbench.formulations.base import CHANNEL, description_rows
+
+    seen: list[tuple[bool, int]] = []
+
+    def spy(puzzle, add_face_vars, faces=False):
+        rows = description_rows(puzzle, add_face_vars, faces)
+        seen.append((faces, sum(c.kind == CHANNEL for c in rows)))
+        return rows
+
+    monkeypatch.setattr(constraints, "description_rows", spy)
+    monkeypatch.setattr(encode, "description_rows", spy)
+    conf = Path(__file__).resolve().parents[1] / "conf" / "backend" / f"{backend}.yaml"
+    b = instantiate(OmegaConf.load(conf))
+    if b.available():
+        skip_for(b.available())
+    record = CORPUS_RECORDS[0]
+    p = Puzzle.from_rows(record["clues"])
+    form = ConsFormulation(variables="face")
+    r = run_trial(p, form, b, seed=1, max_iterations=200, time_limit_s=60)
+    if r.status == "skipped":
+        skip_for(r.trial.reason)
+    assert r.status == "solved", r.trial.reason
+    truth = [c == "1" for c in record["solution_H"] + record["solution_V"]]
+    assert answer_from_bits(p, r.trial.answer) == truth
+    assert seen and all(faces and channel == p.num_edges for faces, channel in seen), seen
+
+
+def test_the_zdd_skips_a_face_cell_in_one_line() -> None:
+    from slitherbench.backends.zdd import ZddBackend
+
+    reason = ZddBackend().unsupported_reason(ConsFormulation(variables="face"))
+    assert reason and "\n" not in reason and "face variables" in reason
+    assert ZddBackend().unsupported_reason(ConsFormulation()) is None

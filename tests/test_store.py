@@ -212,12 +212,12 @@ def test_a_claim_interrupted_anywhere_is_absent_or_names_its_owner(tmp_path: Pat
         k += 1
         seen = 0
 
-        def tracer(frame, event, arg):  # noqa: ANN001, ANN202
+        def tracer(frame, event, arg):
             nonlocal seen
             if frame.f_code.co_filename == here:
                 if event == "line":
                     seen += 1
-                    if seen == k:
+                    if seen == k:  # noqa: B023 (read while k is this round's)
                         raise KeyboardInterrupt
                 return tracer
             return None

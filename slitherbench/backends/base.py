@@ -41,6 +41,10 @@ class Backend(ABC):
     # The main effort parameter tuning may search: name -> (low, high), searched on a log
     # scale. Empty: the backend's effort is its time limit alone.
     effort: ClassVar[dict[str, tuple[int, int]]] = {}
+    # The variables it solves on (a formulation's ``variables``): a backend without a model
+    # on face variables skips a ``variables=face`` cell in one line rather than run the edge
+    # model under a face label.
+    variables: ClassVar[frozenset[str]] = frozenset({"edge", "face"})
     # False for a baseline that is not expected to reach energy 0 (steepest descent).
     expects_solutions: ClassVar[bool] = True
 
@@ -48,6 +52,11 @@ class Backend(ABC):
         self.params = dict(params)
 
     def unsupported_reason(self, formulation: Formulation) -> str | None:
+        if formulation.variables not in self.variables:
+            return (
+                f"backend {self.name} has no model on {formulation.variables} variables "
+                f"(it solves on {', '.join(sorted(self.variables))} variables)"
+            )
         if formulation.produces & self.takes:
             return None
         made = ", ".join(sorted(formulation.produces))

@@ -8,10 +8,12 @@ constraint of the description through one method (``add_constraint``: clue sums 
 rules when the trial starts, each new cut as the run goes; incremental solvers keep what they
 learnt), turned into rows or clauses by :mod:`.encode`, and solves (``solve_edges``).
 
-A puzzle with a rule on faces (No-Square) gets a face channel first: ``add_face_vars``
-makes one Boolean per face and :func:`.encode.over_labels` ties them to the edges and turns
-each face rule into a row over them, so ``add_constraint`` sees rows over variable labels
-only; answers stay edges.
+A ``variables=face`` cell, or a puzzle with a rule on faces (No-Square), gets a face channel
+first: ``add_face_vars`` makes one Boolean per face and :func:`.encode.description_rows` ties
+every edge to its two faces (x_e = c_f XOR c_g) and turns each face rule into a row over
+them, so ``add_constraint`` sees rows over variable labels only; answers stay edges. On face
+variables the solver thus solves the face form's model (a face colouring whose borders are
+the loop), not the edge model under a face label.
 
 ``mode: direct`` solves the whole puzzle in one step instead (one iteration, as the ZDD):
 ``solve_direct``, by default the lazy-constraint loop (each solve's loops cut inside the
@@ -28,11 +30,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..elimination import Elimination
-from ..formulations import ConsFormulation, Constraint, Model, base_constraints
+from ..formulations import ConsFormulation, Constraint, Model
 from ..puzzle import Puzzle
 from ..record import Capability, ExactResult, SolveResult
 from .base import Backend
-from .encode import needs_faces, over_labels
+from .encode import description_rows
 
 
 class NoSolution(RuntimeError):
@@ -55,13 +57,12 @@ class ConstraintBackend(Backend):
         super().__init__(mode=mode, **params)
         self._synced = 0  # the model's pieces this solver holds (the description, then cuts)
 
-    def build(self, puzzle: Puzzle) -> None:
+    def build(self, puzzle: Puzzle, faces: bool = False) -> None:
         """A fresh solver holding every clue sum, degree rule and puzzle rule, before any
-        cut (with a face channel where a rule is on faces)."""
+        cut; on face variables (``faces``: a ``variables=face`` cell) or where a rule is on
+        faces, one variable per face tied to the edges (:func:`.encode.description_rows`)."""
         self.new_model(puzzle)
-        constraints = base_constraints(puzzle)
-        labels = self.add_face_vars(puzzle.num_faces) if needs_faces(constraints) else None
-        for c in over_labels(puzzle, constraints, labels):
+        for c in description_rows(puzzle, self.add_face_vars, faces):
             self.add_constraint(c)
 
     @abstractmethod
@@ -88,7 +89,7 @@ class ConstraintBackend(Backend):
         """("feasible", edges), ("infeasible", None) or ("timeout", None)."""
 
     def start(self, model: Model) -> None:
-        self.build(model.puzzle)
+        self.build(model.puzzle, faces=model.faces)
         self._synced = len(model.pieces)  # the description; what comes later is added in solve
 
     def solve_direct(

@@ -27,7 +27,13 @@ from itertools import combinations, pairwise
 from typing import Any
 
 from ..formulations import Constraint
-from ..formulations.base import CHANNEL, face_channel, needs_faces, over_labels  # noqa: F401
+from ..formulations.base import (  # noqa: F401
+    CHANNEL,
+    description_rows,
+    face_channel,
+    needs_faces,
+    over_labels,
+)
 from ..puzzle import Puzzle
 
 # The relations of :meth:`LinearRow.relations` as functions of (expression, value): CP-SAT's

@@ -22,9 +22,11 @@ class ExactBackend(ConstraintBackend):
     def __init__(self, workers: int = 1, **params: Any) -> None:
         super().__init__(workers=workers, **params)
         self._cp: IterativeExactModel | None = None
+        self._faces = False
 
-    def build(self, puzzle: Puzzle) -> None:
-        self._cp = IterativeExactModel(puzzle)  # its rows come from the description
+    def build(self, puzzle: Puzzle, faces: bool = False) -> None:
+        self._cp = IterativeExactModel(puzzle, faces)  # its rows come from the description
+        self._faces = faces
 
     def new_model(self, puzzle: Puzzle) -> None:
         self.build(puzzle)
@@ -53,8 +55,9 @@ class ExactBackend(ConstraintBackend):
         self, puzzle: Puzzle, time_limit_s: float, seed: int, cut: str = "region"
     ) -> tuple[str, list[bool] | None, dict[str, Any]]:
         """Direct mode: the reference circuit model (one loop by ``AddCircuit``), one solve.
-        A puzzle variant (Colorlink: one loop per colour) takes the lazy loop instead."""
-        if puzzle.variant:
+        A puzzle variant (Colorlink: one loop per colour) and a model on face variables take
+        the lazy loop instead (the circuit is a model on edges)."""
+        if puzzle.variant or self._faces:
             return super().solve_direct(puzzle, time_limit_s, seed, cut)
         status, edges = solve_circuit(puzzle, time_limit_s, seed, int(self.params["workers"]))
         return status, edges, {}

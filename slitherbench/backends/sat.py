@@ -16,10 +16,10 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from ..formulations import Constraint, base_constraints, region_parts
+from ..formulations import Constraint, region_parts
 from ..puzzle import Puzzle
 from .constraints import ConstraintBackend
-from .encode import clauses, needs_faces, over_labels
+from .encode import clauses, description_rows
 
 
 def puzzle_clauses(
@@ -32,12 +32,9 @@ def puzzle_clauses(
 
     top = puzzle.num_edges + max([0, *(guards or {}).values()])
     pool = IDPool(start_from=top + 1)
-    constraints = base_constraints(puzzle)
-    faces = None
-    if needs_faces(constraints):  # only then: plain puzzles keep their variable numbering
-        faces = [pool.id(("face", f)) - 1 for f in range(puzzle.num_faces)]
     out: list[list[int]] = []
-    for c in over_labels(puzzle, constraints, faces):
+    # Face variables come only with a rule on faces: plain puzzles keep their numbering.
+    for c in description_rows(puzzle, lambda n: [pool.id(("face", f)) - 1 for f in range(n)]):
         guard = guards[c.index] if guards is not None and c.kind == "clue" else None
         out += clauses(c, pool, encoding, guard)
     return out

@@ -91,6 +91,7 @@ class ZddBackend(Backend):
     takes = frozenset({Capability.CONSTRAINTS})
     packages = ("graphillion",)
     imports = ("graphillion",)
+    variables = frozenset({"edge"})  # its loops are sets of edges: no face model
 
     def __init__(self, memory_cap_gb: float = 4.0, threads: int = 1, **params: Any) -> None:
         super().__init__(memory_cap_gb=memory_cap_gb, threads=threads, **params)

@@ -258,6 +258,24 @@ def over_labels(
     return out
 
 
+def description_rows(
+    puzzle: Puzzle, add_face_vars: Callable[[int], Sequence[int]], faces: bool = False
+) -> list[Constraint]:
+    """The puzzle's description (:func:`base_constraints`) as an exact solver's rows over its
+    variable labels. On face variables (``faces``), or for a rule on faces, the solver first
+    makes one variable per face (``add_face_vars(count)`` returns their labels) and every
+    edge is tied to its two faces by the :func:`face_channel`: every assignment is then a
+    face colouring whose edges are its borders, the face form's model, solved exactly."""
+    constraints = base_constraints(puzzle)
+    if not (faces or needs_faces(constraints)):
+        return constraints
+    labels = list(add_face_vars(puzzle.num_faces))
+    rows = over_labels(puzzle, constraints, labels)
+    if not needs_faces(constraints):  # over_labels added no channel: no rule asked for one
+        rows = face_channel(puzzle, labels) + rows
+    return rows
+
+
 def cut_constraint(loop: Sequence[int], k: int) -> Constraint:
     """The page's loop cut: not every edge of the loop on (sum x_e <= |L| - 1)."""
     edges = tuple(sorted(loop))
