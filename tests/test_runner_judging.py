@@ -7,13 +7,14 @@ stops nor cuts. A scripted backend returns the samples, so each test knows every
 from __future__ import annotations
 
 import itertools
+import json
 import time
 from collections.abc import Mapping
 
 import pytest
 
-from slitherbench.backends.base import Backend
-from slitherbench.formulations import HuboFormulation, Model, QuboFormulation
+from slitherbench.backends.base import Backend, BackendUnavailable
+from slitherbench.formulations import FormUnavailable, HuboFormulation, Model, QuboFormulation
 from slitherbench.puzzle import Puzzle
 from slitherbench.record import Capability, SolveResult
 from slitherbench.runner import run_trial
@@ -125,3 +126,146 @@ def test_a_loop_that_neither_stops_nor_cuts_is_an_error_not_an_endless_run(monke
     t = r.trial
     assert t.status == "error" and t.iterations == 1
     assert t.reason == "the sample's loops hold no answer and give no cut"
+
+
+# -- the trial's sums and its failure records (the mutants of _run_trial_here and _fail) ----
+class AccountedBackend(ScriptedBackend):
+    """Each solve reports its own start, reduction, sweeps, mode, hint use and extras (solve
+    k: k-dependent values), so the trial's sums can be checked against the rows; ``fail``:
+    raise that exception at that solve (0-based)."""
+
+    name = "accounted"
+
+    def __init__(self, script, fail=None, available_reason=None) -> None:
+        super().__init__(script)
+        self.fail, self.available_reason = fail, available_reason
+        self.events: list[str] = []
+
+    def available(self):
+        return self.available_reason
+
+    def load(self) -> None:
+        self.events.append("load")
+
+    def start(self, model: Model) -> None:
+        self.events.append("start")
+
+    def close(self) -> None:
+        self.events.append("close")
+
+    def solve(self, model, *, seed, hint, time_limit_s):
+        k = len(self.calls)
+        if self.fail is not None and self.fail[0] == k:
+            self.calls.append({})
+            raise self.fail[1]
+        res = super().solve(model, seed=seed, hint=hint, time_limit_s=time_limit_s)
+        res.start_s, res.reduction_s = 0.01 * (k + 1), 0.001 * (k + 1)
+        res.sweeps, res.mode = 100 * (k + 1), f"mode{k}"
+        res.hint_used = hint is not None and k == 1
+        res.extras = {"count": k + 1, "flag": k == 1, "text": f"t{k}", f"only{k}": k}
+        return res
+
+
+def test_the_trial_sums_what_each_solve_reported() -> None:
+    b = AccountedBackend([TWO_LOOPS, TWO_LOOPS, ONE_LOOP])
+    r = run_trial(BOARD, HuboFormulation(), b, seed=0, max_iterations=10, time_limit_s=30)
+    t, its = r.trial, r.iterations
+    assert t.status == "solved" and t.iterations == 3, t.reason
+    assert t.solve_s == pytest.approx(sum(it.solve_s for it in its)) and t.solve_s > 0
+    # each row's start is the backend's plus the runner's sync of its copy (microseconds here)
+    assert t.start_s == pytest.approx(sum(it.start_s for it in its))
+    assert [round(it.start_s, 2) for it in its] == [0.01, 0.02, 0.03]
+    assert t.reduction_s == pytest.approx(0.001 + 0.002 + 0.003)
+    assert t.sweeps == 100 + 200 + 300 and [it.sweeps for it in its] == [100, 200, 300]
+    assert t.mode == "mode2" and [it.mode for it in its] == ["mode0", "mode1", "mode2"]
+    assert t.hint_used is True and [it.hint_used for it in its] == [False, True, False]
+    # folded as merge_extras says: counts max, flags any, text last
+    extras = {"count": 3, "flag": True, "text": "t2", "only0": 0, "only1": 1, "only2": 2}
+    assert json.loads(t.extras) == extras
+    assert t.wall_s >= t.build_s + t.solve_s
+    assert t.overhead_s == pytest.approx(t.wall_s - t.solve_s)
+    assert b.events == ["load", "start", "close"]  # load before the trial, close after it
+
+
+def test_the_trial_records_the_final_models_size() -> None:
+    b = AccountedBackend([TWO_LOOPS, TWO_LOOPS, ONE_LOOP])
+    r = run_trial(BOARD, QuboFormulation(), b, seed=0, max_iterations=10, time_limit_s=30)
+    t, last = r.trial, r.iterations[-1]
+    assert t.status == "solved" and t.num_cuts == 2, t.reason
+    assert (t.num_variables, t.num_terms, t.max_degree, t.num_cuts) == (
+        last.num_variables,
+        last.num_terms,
+        last.max_degree,
+        last.num_cuts,
+    )
+    assert r.iterations[0].num_variables < t.num_variables  # the cuts' slack came later
+
+
+def test_a_backend_that_is_unavailable_or_unsuited_is_skipped_without_loading() -> None:
+    b = AccountedBackend([ONE_LOOP], available_reason="a licence is missing")
+    r = run_trial(BOARD, HuboFormulation(), b, seed=0, max_iterations=10, time_limit_s=30)
+    assert (r.trial.status, r.trial.reason) == ("skipped", "a licence is missing")
+    assert b.events == [] and b.calls == [] and r.iterations == []
+
+    class EdgeOnly(AccountedBackend):
+        variables = frozenset({"edge"})
+
+    b = EdgeOnly([ONE_LOOP])
+    r = run_trial(BOARD, HuboFormulation(variables="face"), b, 0, 10, 30)
+    assert r.trial.status == "skipped" and "no model on face variables" in r.trial.reason
+    assert b.events == []
+
+
+class Odd(RuntimeError):
+    status = "no such status"
+
+
+class Timed(RuntimeError):
+    status = "timeout"
+
+
+@pytest.mark.parametrize(
+    ("at", "exc", "status", "reason"),
+    [
+        (0, BackendUnavailable("too many variables"), "skipped", "too many variables"),
+        (
+            1,
+            BackendUnavailable("too many variables"),
+            "skipped",
+            "too many variables (at iteration 2)",
+        ),
+        (0, FormUnavailable("no such shape"), "skipped", "no such shape"),
+        (1, ValueError("bad"), "error", "ValueError: bad"),
+        (1, Timed("slow"), "timeout", "Timed: slow"),
+        (1, Odd("odd"), "error", "Odd: odd"),
+    ],
+)
+def test_a_solve_that_raises_sets_status_and_reason(at, exc, status, reason) -> None:
+    b = AccountedBackend([TWO_LOOPS, ONE_LOOP], fail=(at, exc))
+    r = run_trial(BOARD, HuboFormulation(), b, seed=0, max_iterations=10, time_limit_s=30)
+    t = r.trial
+    assert (t.status, t.reason) == (status, reason)
+    assert t.iterations == at == len(r.iterations) and t.solve_cut is False
+    assert b.events == ["load", "start", "close"]  # closed on every way out
+    assert t.wall_s > 0 and t.overhead_s == pytest.approx(t.wall_s - t.solve_s)
+
+
+def test_a_solve_cut_at_the_deadline_counts_as_solve_time() -> None:
+    from slitherbench.runner import SolveCut
+
+    b = AccountedBackend([TWO_LOOPS, ONE_LOOP], fail=(1, SolveCut("stopped", solve_s=2.5)))
+    r = run_trial(BOARD, HuboFormulation(), b, seed=0, max_iterations=10, time_limit_s=30)
+    t = r.trial
+    assert t.status == "timeout" and t.solve_cut is True
+    assert t.solve_s == pytest.approx(r.iterations[0].solve_s + 2.5)
+    assert t.reason == "SolveCut: stopped"
+
+
+def test_a_failed_solves_extras_join_the_trials() -> None:
+    exc = RuntimeError("the command crashed")
+    exc.extras = {"exit_code": 3, "stderr_tail": "boom"}  # as the external backend's errors
+    b = AccountedBackend([TWO_LOOPS, ONE_LOOP], fail=(1, exc))
+    r = run_trial(BOARD, HuboFormulation(), b, seed=0, max_iterations=10, time_limit_s=30)
+    extras = json.loads(r.trial.extras)
+    assert r.trial.status == "error" and extras["exit_code"] == 3
+    assert extras["stderr_tail"] == "boom" and extras["only0"] == 0  # the first solve's too
