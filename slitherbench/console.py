@@ -26,28 +26,15 @@ def loops_text(sizes: Sequence[int]) -> str:
     return f"{len(sizes)} loops of {', '.join(map(str, sizes[:-1]))} and {sizes[-1]} edges"
 
 
-def _answer_words(puzzle: Puzzle, size: int) -> str:
-    if puzzle.variant == "colorlink":
-        return f"one loop per colour, {size} edges in all"
-    return f"one loop of {size} edges"
-
-
 def _board(
     puzzle: Puzzle, answer: str | Sequence[bool], picture: Path | None = None, title: str = ""
 ) -> str:
     """The page's ASCII board on squares; on any other board a picture (PNG, drawn from the
     board's coordinates) at ``picture``, and its path."""
     edges = answer_from_bits(puzzle, answer) if isinstance(answer, str) else list(answer)
-    if puzzle.variant == "colorlink":  # each line drawn in its colour's letter
-        from .colorlink.model import ColorlinkError
-        from .colorlink.text import render_answer
-
-        try:
-            return render_answer(puzzle.source, puzzle.colour_answer(edges))  # type: ignore[attr-defined]
-        except ColorlinkError as exc:  # a sample above energy 0 may put two colours on an edge
-            return f"(not drawn: {exc})"
-    if puzzle.is_square:
-        return puzzle.render(edges)
+    text = puzzle.sample_text(edges)
+    if text is not None:
+        return text
     if picture is None:
         return f"(a {puzzle.board.label}: the report's board figure draws it)"
     from .drawing import board_picture
@@ -72,7 +59,7 @@ def print_trace(
             where = pictures / f"{t.key or 'trial'}-iteration1.png" if pictures else None
             print(_board(puzzle, it.edges, where, f"{label}, iteration 1"))
     if t.status == Status.SOLVED:
-        print(f"answer (iteration {t.iterations}, {_answer_words(puzzle, t.answer_loop_size)}):")
+        print(f"answer (iteration {t.iterations}, {puzzle.answer_words(t.answer_loop_size)}):")
         where = pictures / f"{t.key or 'trial'}-answer.png" if pictures else None
         print(_board(puzzle, t.answer, where, f"{label}: answer"))
 
@@ -89,7 +76,7 @@ def print_answer(trials: pd.DataFrame, pictures: Path | None = None) -> None:
     p = Puzzle.parse(str(t["puzzle_rows"]), name=str(t["puzzle"]))
     print(
         f"answer ({t['cell']}, seed {t['seed']}, iteration {t['iterations']}: "
-        f"{_answer_words(p, t['answer_loop_size'])}):"
+        f"{p.answer_words(t['answer_loop_size'])}):"
     )
     where = pictures / f"{t['key']}-answer.png" if pictures else None
     print(_board(p, str(t["answer"]), where, f"{t['cell']}, seed {t['seed']}: answer"))

@@ -376,13 +376,7 @@ def precheck(p: Puzzle, time_limit_s: float = 10.0, allow_multiple: bool = False
         return
     r = solve_exact(p, time_limit_s=time_limit_s)
     if r.status == "infeasible":
-        under = f" under rule {', '.join(p.rules)}" if p.rules else ""
-        what = f"the clues admit no single loop{under}"
-        if p.variant == "colorlink":  # name the colour at fault where one is
-            from .colorlink.harness import why_infeasible
-
-            what = f"no answer: {why_infeasible(p.source)}"  # type: ignore[attr-defined]
-        raise ConfigError(f"puzzle.text: {what} (the exact check proved it, {p!r})")
+        raise ConfigError(f"puzzle.text: {p.infeasible_words()} (the exact check proved it, {p!r})")
     if r.status == "timeout":
         _note(
             f"uniqueness of {p!r} not checked: the exact check did not finish in {time_limit_s:g} s "

@@ -258,6 +258,40 @@ class Puzzle:
             return f"rules={','.join(self.rules)};{text}"
         return text
 
+    # -- how a sample is shown: a variant overrides these (the console and the report's board
+    # figure call them, never a variant's name) ------------------------------------------------
+    @property
+    def drawing_board(self) -> Board:
+        """The board a picture of this puzzle is drawn on (its size sets the figure's)."""
+        return self.board
+
+    def draw_sample(
+        self,
+        ax: Any,
+        loops: Sequence[Sequence[int]],
+        answer_loop: Sequence[int] | None = None,
+        edges: Sequence[bool] | None = None,
+    ) -> str:
+        """Draw one sample's ``loops`` (``edges``: the sample itself) on a matplotlib ``ax``,
+        ``answer_loop`` highlighted; return the loop sizes as a panel's title says them."""
+        from .drawing import draw_board
+
+        draw_board(ax, self, loops, answer_loop)
+        return " ".join(str(len(lp)) for lp in loops)
+
+    def sample_text(self, edges: Sequence[bool]) -> str | None:
+        """The sample drawn as text, or None where this board has no text drawing."""
+        return self.render(edges) if self.is_square else None
+
+    def answer_words(self, size: int) -> str:
+        """What an answer of ``size`` edges is, in words (the console's summary)."""
+        return f"one loop of {size} edges"
+
+    def infeasible_words(self) -> str:
+        """Why no answer exists, once an exact solver proved it (the precheck's error)."""
+        under = f" under rule {', '.join(self.rules)}" if self.rules else ""
+        return f"the clues admit no single loop{under}"
+
     def render(self, answer: Answer | None = None) -> str:
         """The reference page's ASCII board, with ``+---+`` and ``|`` for answer edges."""
         self._square_only("the ASCII board")

@@ -384,3 +384,40 @@ def test_the_module_tutorial_runs() -> None:
 
     result = doctest.testmod(harness)
     assert result.failed == 0 and result.attempted >= 6
+
+
+def test_a_sample_is_shown_through_the_puzzles_hooks() -> None:
+    """The console and the report draw a Colorlink sample through the puzzle's own hooks:
+    each line in its colour's letter, a sample with an edge in two colours said so."""
+    from slitherbench.colorlink.text import render_answer
+
+    p = ColorlinkPuzzle.of(read_colorlink(SMALL))
+    answer = solve_exact(p).answer
+    assert p.sample_text(answer) == render_answer(p.source, p.colour_answer(answer))
+    E = p.source.board.num_edges
+    both = list(answer)
+    e = next(e for e in range(E) if answer[e])
+    both[E + e] = True  # the same edge in the second colour too
+    assert p.sample_text(both).startswith("(not drawn: ")
+    assert p.answer_words(12) == "one loop per colour, 12 edges in all"
+    assert p.drawing_board == p.source.board != p.board
+    assert Puzzle.from_rows(["3."]).answer_words(4) == "one loop of 4 edges"
+
+
+def test_no_module_outside_the_variants_package_asks_for_a_variant_by_name() -> None:
+    """The harness calls a variant's hooks; only ``slitherbench/colorlink`` knows Colorlink."""
+    import ast
+
+    root = Path(__file__).resolve().parents[1] / "slitherbench"
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if "colorlink" in path.parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                named = any(isinstance(s, ast.Attribute) and s.attr == "variant" for s in sides)
+                text = any(isinstance(s, ast.Constant) and isinstance(s.value, str) for s in sides)
+                if named and text:
+                    found.append(f"{path.relative_to(root)}:{node.lineno}")
+    assert found == []

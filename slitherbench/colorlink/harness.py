@@ -210,6 +210,46 @@ class ColorlinkPuzzle(Puzzle):
             c: [bool(v) for v in answer[k * E : (k + 1) * E]] for k, c in enumerate(self.colours)
         }
 
+    # -- how a sample is shown (Puzzle's hooks) ---------------------------------------------
+    @property
+    def drawing_board(self) -> Board:
+        return self._source.board  # one colour layer's board: the lines share it
+
+    def draw_sample(
+        self,
+        ax: Any,
+        loops: Sequence[Sequence[int]],
+        answer_loop: Sequence[int] | None = None,
+        edges: Sequence[bool] | None = None,
+    ) -> str:
+        """Each colour's lines in its colour on the one board; the loop sizes per colour."""
+        from .drawing import draw_colorlink
+
+        if edges is None:
+            on = {e for lp in loops for e in lp}
+            edges = [e in on for e in range(self.num_edges)]
+        draw_colorlink(ax, self._source, self.colour_answer(edges))
+        E = self._source.board.num_edges
+        return ", ".join(
+            f"{c} " + " ".join(str(len(lp)) for lp in loops if lp[0] // E == k)
+            for k, c in enumerate(self.colours)
+        )
+
+    def sample_text(self, edges: Sequence[bool]) -> str | None:
+        """Each line drawn in its colour's letter."""
+        from .text import render_answer
+
+        try:
+            return render_answer(self._source, self.colour_answer(edges))
+        except ColorlinkError as exc:  # a sample above energy 0 may put two colours on an edge
+            return f"(not drawn: {exc})"
+
+    def answer_words(self, size: int) -> str:
+        return f"one loop per colour, {size} edges in all"
+
+    def infeasible_words(self) -> str:
+        return f"no answer: {why_infeasible(self._source)}"  # the colour at fault, if one is
+
     def colour_answer(self, answer: Sequence[Any]) -> ColorAnswer:
         """Flags over the layers as a :class:`ColorAnswer` (raises on an edge of two colours)."""
         return ColorAnswer.from_layers(self.layers(answer), self._source.board.num_edges)

@@ -28,9 +28,8 @@ def draw_board(
 
 
 def _aspect(p: Puzzle) -> float:
-    """Height over width of the board's drawing (Colorlink: one colour layer's board)."""
-    board = p.source.board if p.variant == "colorlink" else p.board  # type: ignore[attr-defined]
-    pts = np.asarray(board.points, dtype=float)
+    """Height over width of the board's drawing."""
+    pts = np.asarray(p.drawing_board.points, dtype=float)
     return float(np.ptp(pts[:, 1]) / max(np.ptp(pts[:, 0]), 1e-9))
 
 
@@ -67,11 +66,7 @@ def board_figure(
     for ax, (_, it) in zip(axes.ravel(), its.iterrows(), strict=False):
         edges = answer_from_bits(p, str(it["edges"]))
         loops = split_loops(p, edges)
-        if p.variant == "colorlink":  # each colour's lines in its colour on the one board
-            sizes = _draw_colorlink_iteration(ax, p, edges, loops)
-        else:
-            draw_board(ax, p, loops, answer)
-            sizes = " ".join(str(len(lp)) for lp in loops)
+        sizes = p.draw_sample(ax, loops, answer, edges)
         ax.set_title(f"iteration {int(it['iteration'])}: loops {sizes}", fontsize=7)
     fig.suptitle(
         f"{trial['puzzle']} — {trial['form_variant']} / {trial['backend']}, seed {trial['seed']}: {trial['status']}",
@@ -80,18 +75,6 @@ def board_figure(
     fig.tight_layout()
     note = f"experiment {trial.get('experiment', '?')}; config {trial.get('config_hash', '?')}; trial {trial['key']}"
     return save_figure(fig, note, out, stem)
-
-
-def _draw_colorlink_iteration(ax: plt.Axes, p: Puzzle, edges: list[bool], loops: list) -> str:
-    """One Colorlink iteration drawn on its board; returns the loop sizes per colour."""
-    from ..colorlink.drawing import draw_colorlink
-
-    draw_colorlink(ax, p.source, p.colour_answer(edges))  # type: ignore[attr-defined]
-    E = p.source.board.num_edges  # type: ignore[attr-defined]
-    return ", ".join(
-        f"{c} " + " ".join(str(len(lp)) for lp in loops if lp[0] // E == k)
-        for k, c in enumerate(p.colours)  # type: ignore[attr-defined]
-    )
 
 
 def pick_board_trial(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.Series | None:
