@@ -271,13 +271,12 @@ class Puzzle:
         loops: Sequence[Sequence[int]],
         answer_loop: Sequence[int] | None = None,
         edges: Sequence[bool] | None = None,
-    ) -> str:
-        """Draw one sample's ``loops`` (``edges``: the sample itself) on a matplotlib ``ax``,
-        ``answer_loop`` highlighted; return the loop sizes as a panel's title says them."""
-        from .drawing import draw_board
-
-        draw_board(ax, self, loops, answer_loop)
-        return " ".join(str(len(lp)) for lp in loops)
+    ) -> str | None:
+        """A variant's own drawing of one sample's ``loops`` (``edges``: the sample itself) on
+        a matplotlib ``ax``, ``answer_loop`` highlighted; returns the loop sizes as a panel's
+        title says them. None: not drawn here, the board's drawing
+        (:func:`slitherbench.drawing.draw_board`) draws it."""
+        return None
 
     def sample_text(self, edges: Sequence[bool]) -> str | None:
         """The sample drawn as text, or None where this board has no text drawing."""

@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pyarrow.parquet as pq
 import pytest
+from conftest import IN_PROCESS_CELLS
 from hydra import compose, initialize_config_dir
 
 from slitherbench.app import CONF_DIR, run_experiment
@@ -144,8 +145,10 @@ def test_smoke_run_resume_and_kill(tmp_path: Path) -> None:
 
     # Kill a longer run after its first trials, then resume it to the same table.
     killed = tmp_path / "killed"
-    # 96 trials: long enough that a run whose first Ctrl-C was lost is still going 5 s later
-    args = ["experiment=smoke", "repetitions=12", "progress=false"]
+    # 96 trials in the run's own process (no ABS3: its fresh process per trial is covered by
+    # the full run above): long enough that a run whose first Ctrl-C was lost is still going
+    # 5 s later
+    args = ["experiment=smoke", IN_PROCESS_CELLS, "repetitions=16", "progress=false"]
     proc = subprocess.Popen(
         [sys.executable, "-m", "slitherbench", *args, f"results_dir={killed}"],
         stdout=subprocess.DEVNULL,
@@ -167,7 +170,7 @@ def test_smoke_run_resume_and_kill(tmp_path: Path) -> None:
     proc.wait(60)
     assert proc.returncode == 130
     partial = stored(killed)
-    assert 3 <= partial < 4 * 2 * 12
+    assert 3 <= partial < 3 * 2 * 16
     resumed = run_cli(*args, f"results_dir={killed}")
     assert resumed.returncode == 0, resumed.stderr[-2000:]
     assert f"resuming: {partial} of 96" in resumed.stderr

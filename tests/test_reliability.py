@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import IN_PROCESS_CELLS
 from hydra import compose, initialize_config_dir
 
 from slitherbench.app import CONF_DIR
@@ -164,12 +165,14 @@ def test_precheck_says_when_uniqueness_is_not_known(capsys) -> None:
 
 
 def smoke_command(store: Path, repetitions: int) -> list[str]:
-    """The command line of a quiet ``experiment=smoke`` run into ``store``."""
+    """The command line of a quiet ``experiment=smoke`` run into ``store``, its cells run in
+    the run's own process (3 cells x 2 boards x ``repetitions`` trials)."""
     return [
         sys.executable,
         "-m",
         "slitherbench",
         "experiment=smoke",
+        IN_PROCESS_CELLS,
         f"repetitions={repetitions}",
         "progress=false",
         f"results_dir={store}",
@@ -179,7 +182,7 @@ def smoke_command(store: Path, repetitions: int) -> list[str]:
 @pytest.mark.slow
 def test_two_runs_into_one_store_split_the_work(tmp_path: Path) -> None:
     store = tmp_path / "s"
-    args = smoke_command(store, repetitions=6)
+    args = smoke_command(store, repetitions=8)
     procs = [
         subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         for _ in range(2)
@@ -287,7 +290,7 @@ def test_runs_leave_nothing_in_the_working_directory(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_sigterm_stops_a_run_cleanly_and_it_resumes(tmp_path: Path) -> None:
     store = tmp_path / "s"
-    args = smoke_command(store, repetitions=8)
+    args = smoke_command(store, repetitions=12)
     proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.time() + 120
 
@@ -302,6 +305,6 @@ def test_sigterm_stops_a_run_cleanly_and_it_resumes(tmp_path: Path) -> None:
     assert proc.returncode == 130 and "interrupted: finished trials are in" in err
     assert not list((store / "claims").glob("*.claim"))  # released
     done = len(load(store)[0])
-    assert 3 <= done < 64
-    again = run_cli("experiment=smoke", "repetitions=8", f"results_dir={store}")
-    assert again.returncode == 0 and f"resuming: {done} of 64" in again.stderr
+    assert 3 <= done < 72
+    again = run_cli("experiment=smoke", IN_PROCESS_CELLS, "repetitions=12", f"results_dir={store}")
+    assert again.returncode == 0 and f"resuming: {done} of 72" in again.stderr

@@ -67,6 +67,9 @@ def board_figure(
         edges = answer_from_bits(p, str(it["edges"]))
         loops = split_loops(p, edges)
         sizes = p.draw_sample(ax, loops, answer, edges)
+        if sizes is None:
+            draw_board(ax, p, loops, answer)
+            sizes = " ".join(str(len(lp)) for lp in loops)
         ax.set_title(f"iteration {int(it['iteration'])}: loops {sizes}", fontsize=7)
     fig.suptitle(
         f"{trial['puzzle']} — {trial['form_variant']} / {trial['backend']}, seed {trial['seed']}: {trial['status']}",
