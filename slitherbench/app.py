@@ -67,10 +67,9 @@ def _forget_logs() -> None:
 
 def main() -> None:
     """The console script: overrides checked (one line and exit 2 on a typo), then Hydra."""
-    import matplotlib
-
-    if "MPLBACKEND" not in os.environ:  # a command line draws to files only (answer pictures)
-        matplotlib.use("Agg")
+    # A command line draws to files only (answer pictures): matplotlib, when a run imports it,
+    # reads its backend from here (importing it now would cost every run 0.2 s).
+    os.environ.setdefault("MPLBACKEND", "Agg")
     problem = override_problem(sys.argv[1:])
     if problem:
         print(f"error: {problem}", file=sys.stderr)

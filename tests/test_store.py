@@ -59,14 +59,14 @@ def assert_complete(store: ResultStore, keys: dict[str, int]) -> None:
 @pytest.mark.slow
 def test_concurrent_writers_and_compactors_keep_every_trial_once(tmp_path: Path) -> None:
     ctx = mp.get_context("spawn")
-    procs = [ctx.Process(target=_writer, args=(str(tmp_path), w, 150, 40)) for w in range(4)]
+    procs = [ctx.Process(target=_writer, args=(str(tmp_path), w, 100, 25)) for w in range(4)]
     for p in procs:
         p.start()
     for p in procs:
         p.join(120)
         assert p.exitcode == 0
     store = ResultStore(tmp_path)
-    expected = {f"w{w}-k{k}": 1 + k % 4 for w in range(4) for k in range(150)}
+    expected = {f"w{w}-k{k}": 1 + k % 4 for w in range(4) for k in range(100)}
     assert_complete(store, expected)
     store.compact()
     # Physically once too: the final parts hold each trial row a single time.
