@@ -6,6 +6,7 @@ message is 5 to 25 lines)."""
 from __future__ import annotations
 
 import difflib
+from functools import cache
 
 from omegaconf import DictConfig, OmegaConf
 
@@ -27,10 +28,12 @@ _SPECIAL_FLAGS = (
 )
 
 
+@cache  # the package's config files do not change while it runs
 def _choices(group: str) -> list[str]:
     return sorted(p.stem for p in (CONF_DIR / group).glob("*.yaml"))
 
 
+@cache
 def _settings() -> list[str]:
     """Every top-level name a run may override: config.yaml's and the experiments' keys, and
     the config groups."""

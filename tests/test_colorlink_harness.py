@@ -404,6 +404,7 @@ def test_a_sample_is_shown_through_the_puzzles_hooks() -> None:
     assert Puzzle.from_rows(["3."]).answer_words(4) == "one loop of 4 edges"
 
 
+@pytest.mark.slow  # parses every module (0.6 s)
 def test_no_module_outside_the_variants_package_asks_for_a_variant_by_name() -> None:
     """The harness calls a variant's hooks; only ``slitherbench/colorlink`` knows Colorlink."""
     import ast

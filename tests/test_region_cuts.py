@@ -241,14 +241,24 @@ def test_survey_and_target_boards_are_shipped_with_their_answers() -> None:
         assert check_answer(p, p.meta["answer"]) == []  # the independent judge
 
 
-@pytest.mark.slow
-def test_shipped_survey_boards_are_unique() -> None:
-    from slitherbench.exact import solve_exact
+def _survey_params() -> list:
+    """The survey's boards; those above 300 faces (2.5-6 s each to prove unique on 2 cores)
+    run with the experiment scripts' quick runs (``pytest -m experiments``, in .ci/run)."""
     from slitherbench.library import get_suite
 
-    for p in get_suite("survey"):
-        r = solve_exact(p, time_limit_s=300, method="sat")
-        assert r.status == "unique" and r.answer == p.meta["answer"], p.name
+    return [
+        pytest.param(p, id=p.name, marks=[pytest.mark.experiments] if p.num_faces > 300 else [])
+        for p in get_suite("survey")
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("p", _survey_params())
+def test_shipped_survey_boards_are_unique(p) -> None:
+    from slitherbench.exact import solve_exact
+
+    r = solve_exact(p, time_limit_s=300, method="sat")
+    assert r.status == "unique" and r.answer == p.meta["answer"], p.name
 
 
 def test_the_sat_judged_generator_makes_the_cp_sat_judged_boards(monkeypatch) -> None:
