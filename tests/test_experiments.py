@@ -61,6 +61,7 @@ RUNS = [
     ),
     QuickRun("bench_grids.py", ("--quick", "--hubo-exact"), "beyond the square"),
     QuickRun("bench_overhead.py", ("--quick",), NOT_JUDGED),
+    QuickRun("bench_compaction.py", ("--quick",), NOT_JUDGED),
     QuickRun("bench_store.py", ("--quick", "--out", "{tmp}"), NOT_JUDGED, ("bench_store.csv",)),
     QuickRun(
         "bench_store.py", ("--quick", "--direct", "--no-report", "--out", "{tmp}"), NOT_JUDGED
