@@ -33,11 +33,26 @@ from .constraints import NoSolution, edges_result
 from .encode import linear_row
 
 
-def rules_reason(rules: tuple[str, ...]) -> str:
-    """Why the ZDD skips a puzzle with rules (one line)."""
+def rules_reason(puzzle: Puzzle) -> str | None:
+    """Why the ZDD cannot take the puzzle's rules (one line), or None. It takes a rule whose
+    rows are all plain ranges of edge sums (graphillion's linear constraints: an edge kept
+    off the loop, say); a row on faces, or a sum in a set with gaps, it cannot write."""
+    from .encode import Unencodable
+
+    unfit = set()
+    for c in base_constraints(puzzle):
+        if c.kind in ("clue", "degree"):
+            continue
+        try:
+            if c.faces or linear_row(c).step:
+                unfit.add(c.kind)
+        except Unencodable:
+            unfit.add(c.kind)
+    if not unfit:
+        return None
     return (
-        f"the ZDD cannot take rule {', '.join(rules)}: graphillion constrains degrees and "
-        "edge sums, not which faces lie inside the loop"
+        f"the ZDD cannot take rule {', '.join(sorted(unfit))}: graphillion constrains degrees "
+        "and ranges of edge sums, not which faces lie inside the loop"
     )
 
 
@@ -97,13 +112,14 @@ class ZddBackend(Backend):
         super().__init__(memory_cap_gb=memory_cap_gb, threads=threads, **params)
 
     def start(self, model: Model) -> None:
-        if model.puzzle.rules:
-            raise BackendUnavailable(rules_reason(model.puzzle.rules))
         if model.puzzle.variant:  # graphillion's cycle sets hold one connected loop
             raise BackendUnavailable(
                 f"the ZDD cannot take a {model.puzzle.variant} puzzle: graphillion's loops "
                 "are one connected cycle, not one loop per colour"
             )
+        reason = rules_reason(model.puzzle) if model.puzzle.rules else None
+        if reason:
+            raise BackendUnavailable(reason)
 
     def solve(
         self, model: Model, *, seed: int, hint: Mapping[int, int] | None, time_limit_s: float
