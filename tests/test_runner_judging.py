@@ -15,7 +15,7 @@ import pytest
 
 from slitherbench.backends.base import Backend, BackendUnavailable
 from slitherbench.formulations import FormUnavailable, HuboFormulation, Model, QuboFormulation
-from slitherbench.puzzle import Puzzle
+from slitherbench.puzzle import Puzzle, answer_from_bits
 from slitherbench.record import Capability, SolveResult
 from slitherbench.runner import run_trial
 
@@ -163,14 +163,23 @@ class AccountedBackend(ScriptedBackend):
         res.sweeps, res.mode = 100 * (k + 1), f"mode{k}"
         res.hint_used = hint is not None and k == 1
         res.extras = {"count": k + 1, "flag": k == 1, "text": f"t{k}", f"only{k}": k}
+        res.energy = -1.0 - k  # the backend's own claim: stored beside the judged energy
         return res
 
 
 def test_the_trial_sums_what_each_solve_reported() -> None:
     b = AccountedBackend([TWO_LOOPS, TWO_LOOPS, ONE_LOOP])
-    r = run_trial(BOARD, HuboFormulation(), b, seed=0, max_iterations=10, time_limit_s=30)
+    r = run_trial(BOARD, HuboFormulation(), b, seed=5, max_iterations=10, time_limit_s=30)
     t, its = r.trial, r.iterations
     assert t.status == "solved" and t.iterations == 3, t.reason
+    assert (t.seed, t.warm_start) == (5, "previous")
+    # each row keeps its own sample and the backend's claimed energy beside the judged one
+    script = [TWO_LOOPS, TWO_LOOPS, ONE_LOOP]
+    assert [
+        sorted(e for e, on in enumerate(answer_from_bits(BOARD, it.edges)) if on) for it in its
+    ] == [sorted(s) for s in script]
+    assert [it.backend_energy for it in its] == [-1.0, -2.0, -3.0]
+    assert [it.energy == 0 for it in its] == [True, False, True]
     assert t.solve_s == pytest.approx(sum(it.solve_s for it in its)) and t.solve_s > 0
     # each row's start is the backend's plus the runner's sync of its copy (microseconds here)
     assert t.start_s == pytest.approx(sum(it.start_s for it in its))
@@ -182,8 +191,9 @@ def test_the_trial_sums_what_each_solve_reported() -> None:
     # folded as merge_extras says: counts max, flags any, text last
     extras = {"count": 3, "flag": True, "text": "t2", "only0": 0, "only1": 1, "only2": 2}
     assert json.loads(t.extras) == extras
-    assert t.wall_s >= t.build_s + t.solve_s
+    assert t.build_s + t.solve_s <= t.wall_s < 30
     assert t.overhead_s == pytest.approx(t.wall_s - t.solve_s)
+    assert t.extras == json.dumps(json.loads(t.extras), sort_keys=True)  # a stable text
     assert b.events == ["load", "start", "close"]  # load before the trial, close after it
 
 
@@ -269,3 +279,15 @@ def test_a_failed_solves_extras_join_the_trials() -> None:
     extras = json.loads(r.trial.extras)
     assert r.trial.status == "error" and extras["exit_code"] == 3
     assert extras["stderr_tail"] == "boom" and extras["only0"] == 0  # the first solve's too
+
+
+def test_a_reduced_forms_products_are_in_the_trials_extras() -> None:
+    """On every backend: the reduction is the form's (an edge-form HUBO has none to report)."""
+    from slitherbench.formulations.reduced import ReducedHuboFormulation
+
+    b = AccountedBackend([TWO_LOOPS, ONE_LOOP])
+    form = ReducedHuboFormulation()
+    r = run_trial(BOARD, form, b, seed=0, max_iterations=10, time_limit_s=30)
+    extras = json.loads(r.trial.extras)
+    assert r.trial.status == "solved", r.trial.reason
+    assert extras["reduction_products"] > 0 and extras["reduction_strength_max"] > 0
