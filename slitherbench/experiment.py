@@ -91,11 +91,13 @@ def _run_jobs(
     # a trial one of them skipped is not tried again by another.
     started = str(cfg.get("run_started") or "")
     gate = FrontierGate(store, jobs) if cfg.get("frontier") else None
+    inflight = None  # the key being claimed, run or released (a stop then releases it)
     try:
         for job in todo:
             if gate is not None and _beyond_frontier(gate, job, bar):
                 beyond += 1
                 continue
+            inflight = job.key
             if not store.claim(job.key, stale_s):
                 elsewhere += 1  # another worker is running it: it counts as taken
                 bar.update(1)
@@ -110,6 +112,7 @@ def _run_jobs(
                 status = _store_one(store, job, cfg)
             finally:
                 store.release(job.key)
+            inflight = None
             ran += 1
             solved += status == Status.SOLVED
             if status.startswith("skipped: "):
@@ -120,6 +123,8 @@ def _run_jobs(
                 + (f", {elsewhere} by other workers" if elsewhere else "")
             )
     finally:
+        if inflight is not None:  # stopped between taking the claim and its try block
+            store.release_if_mine(inflight)
         bar.close()
     if todo:
         _say_what_ran(len(todo), ran, elsewhere, beyond)

@@ -483,6 +483,17 @@ class ResultStore:
     def release(self, key: str) -> None:
         (self.root / "claims" / f"{key}.claim").unlink(missing_ok=True)
 
+    def release_if_mine(self, key: str) -> None:
+        """Release ``key``'s claim if this process holds it (a run stopped while taking or
+        giving back a claim; another worker's claim is left alone)."""
+        path = self.root / "claims" / f"{key}.claim"
+        try:
+            host, _, pid, *_ = path.read_text().split()
+        except (OSError, ValueError):
+            return
+        if host == socket.gethostname() and pid == str(os.getpid()):
+            path.unlink(missing_ok=True)
+
 
 def _table(df: pd.DataFrame) -> pa.Table:
     return pa.Table.from_pandas(df, preserve_index=False)

@@ -240,6 +240,20 @@ def test_a_claim_interrupted_anywhere_is_absent_or_names_its_owner(tmp_path: Pat
     assert k > 3  # the interruption was tried inside the function, line by line
 
 
+def test_a_stopped_run_releases_only_its_own_claim(tmp_path: Path) -> None:
+    """A run stopped while taking or giving back a claim releases it if it is its own (the
+    claim of a worker elsewhere stays)."""
+    store = ResultStore(tmp_path)
+    assert store.claim("mine", stale_s=60)
+    store.release_if_mine("mine")
+    assert not (tmp_path / "claims" / "mine.claim").exists()
+    other = tmp_path / "claims" / "other.claim"
+    other.write_text(f"{os.uname().nodename} pid {os.getpid() + 1} at 0\n")
+    store.release_if_mine("other")
+    store.release_if_mine("never-claimed")
+    assert other.exists()
+
+
 def test_result_files_respect_the_umask(tmp_path: Path) -> None:
     store = ResultStore(tmp_path)
     t, its = synthetic("k1")
