@@ -1,0 +1,286 @@
+"""What each encoder promises beyond "energy 0 on feasible assignments", held cheaply enough for
+the fast subset (so mutation testing, which runs only fast tests, sees it):
+
+- every piece carries its weight: with every weight tripled, the energy of every assignment
+  triples, in every form x variables, for every shape a puzzle gives (clues, degrees, loop and
+  region cuts, No-Square's blocks and the face channel, Colorlink's black clues, one colour
+  per edge and non-empty colours);
+- the completion is exact: ``complete(edges)`` has energy 0 exactly where every row of the
+  model holds (rows judged here from their sums, not by the form);
+- the documented degrees of the face forms' pieces, and the one-line refusals of shapes a form
+  has no encoding for;
+- the shared penalties' own statements (slack coefficients reach every value and no more; the
+  exact degree penalty is the indicator of a degree outside {0, 2}).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from functools import cache
+
+import pytest
+
+from slitherbench.boards import board_with_faces
+from slitherbench.colorlink import read_colorlink
+from slitherbench.colorlink.harness import ColorlinkPuzzle
+from slitherbench.exact import solve_exact
+from slitherbench.formulations import HuboFormulation, Model, QuboFormulation
+from slitherbench.formulations.base import (
+    NOT_ALL,
+    PARITY,
+    Constraint,
+    Formulation,
+    FormUnavailable,
+    evaluate,
+)
+from slitherbench.formulations.cons import ConsFormulation
+from slitherbench.formulations.penalties import (
+    degree_exact_penalty,
+    slack_coefficients,
+)
+from slitherbench.formulations.reduced import ReducedHuboFormulation
+from slitherbench.puzzle import Puzzle
+
+# Every form x degree mode x variables the configs offer (qubo[lazy] is face-only).
+FORMS = {
+    "cons": lambda **w: ConsFormulation(**w),
+    "hubo[aux]": lambda **w: HuboFormulation(degree_mode="aux", **w),
+    "hubo[exact]": lambda **w: HuboFormulation(degree_mode="exact", **w),
+    "hubo→qubo": lambda **w: ReducedHuboFormulation(degree_mode="aux", **w),
+    "qubo": lambda **w: QuboFormulation(**w),
+    "cons/face": lambda **w: ConsFormulation(variables="face", **w),
+    "hubo[aux]/face": lambda **w: HuboFormulation(degree_mode="aux", variables="face", **w),
+    "hubo[exact]/face": lambda **w: HuboFormulation(degree_mode="exact", variables="face", **w),
+    "qubo/face": lambda **w: QuboFormulation(variables="face", **w),
+    "qubo[lazy]/face": lambda **w: QuboFormulation(degree_mode="lazy", variables="face", **w),
+}
+
+
+@cache
+def puzzles() -> dict[str, Puzzle]:
+    """Boards that between them give every shape: a No-Square plus (clues, degrees, the rule's
+    blocks, the face channel in edge forms), a two-colour Colorlink (black clue, one colour
+    per edge, non-empty colours) and a triangular board (points of six faces: the QUBO's
+    two-auxiliary degree gadget on faces)."""
+    tri = board_with_faces("triangular", 12)
+    return {
+        "no_square": Puzzle.from_rows(["...", ".0.", "..2"], rules=("no_square",)),
+        "colorlink": ColorlinkPuzzle.of(read_colorlink("2g../.2g3r/.3k.")),
+        "triangular": Puzzle.on_board(tri, [None] * tri.num_faces),
+    }
+
+
+@cache
+def answer(name: str) -> tuple[bool, ...]:
+    got = solve_exact(puzzles()[name])
+    assert got.answer is not None, (name, got.status)
+    return tuple(got.answer)
+
+
+def build(puzzle: Puzzle, form: Formulation) -> Model:
+    """The model with one loop cut and, where the form takes one, one region cut: the loop
+    around the board's face 0 (never the answer on these boards)."""
+    model = Model.build(puzzle, form)
+    loop = [
+        e
+        for e, on in enumerate(puzzle.board.boundary([f == 0 for f in range(puzzle.num_faces)]))
+        if on
+    ]
+    model.add_cut(loop)
+    far = max(
+        (
+            e
+            for e, pts in enumerate(puzzle.edge_points)
+            if not {p for x in loop for p in puzzle.edge_points[x]} & set(pts)
+        ),
+        default=None,
+    )
+    if far is not None:
+        try:
+            model.add_region(loop, far)
+        except FormUnavailable:  # the qubo form on faces: loop cuts only (its own test)
+            pass
+    return model
+
+
+def edge_sets(puzzle: Puzzle, n: int, seed: int) -> list[tuple[bool, ...]]:
+    """Borders of random face sets (every degree even, so face forms can take them), the
+    answer's and the cut loop's among them."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        inside = [rng.random() < 0.5 for _ in range(puzzle.num_faces)]
+        out.append(tuple(puzzle.board.boundary(inside)))
+    out.append(tuple(puzzle.board.boundary([f == 0 for f in range(puzzle.num_faces)])))
+    return out
+
+
+def cases() -> list:
+    out = []
+    for board in ("no_square", "colorlink", "triangular"):
+        for form in FORMS:
+            if board == "colorlink" and form.startswith("qubo") and form.endswith("/face"):
+                continue  # a black clue across colours is quartic: refused (test_colorlink_harness)
+            out.append(pytest.param(board, form, id=f"{board}-{form}"))
+    return out
+
+
+def _model(board: str, form: str, **weights: int) -> Model:
+    return build(puzzles()[board], FORMS[form](**weights))
+
+
+@pytest.mark.parametrize(("board", "form"), cases())
+def test_every_piece_carries_its_weight(board: str, form: str) -> None:
+    """Tripling every weight triples the energy of every assignment of every label: a piece
+    that dropped its weight (or took another's) changes the ratio where it is broken."""
+    one = _model(board, form)
+    three = _model(board, form, clue_weight=3, degree_weight=3, cut_weight=3)
+    assert one.labels == three.labels
+    rng = random.Random(7)
+    samples = [one.complete(edges) for edges in edge_sets(one.puzzle, 20, 1)]
+    samples += [{lb: rng.randint(0, 1) for lb in one.labels} for _ in range(200)]
+    broken = 0
+    for s in samples:
+        e1 = one.energy(s)
+        assert three.energy(s) == 3 * e1, s
+        broken += e1 > 0
+    assert broken > len(samples) // 2  # the check was exercised
+
+
+def row_holds(model: Model, c: Constraint, edges: tuple[bool, ...], sample: dict[int, int]) -> bool:
+    """A row judged from its own sum: faces by the colouring, otherwise the labels' values
+    (edge e is label e in edge forms; a face form's rows are over edges)."""
+    if c.faces:
+        inside = model.puzzle.board.inside(list(edges))
+        return sum(bool(inside[f]) for f in c.faces) in c.allowed
+    values = dict(enumerate(int(x) for x in edges)) if model.faces else sample
+    return c.holds(values)
+
+
+@pytest.mark.parametrize(("board", "form"), cases())
+def test_the_completion_is_zero_exactly_where_every_row_holds(board: str, form: str) -> None:
+    model = _model(board, form)
+    sets = [answer(board), *edge_sets(model.puzzle, 60, 2)]
+    zero = 0
+    for edges in sets:
+        sample = model.complete(list(edges))
+        holds = all(row_holds(model, p.constraint, edges, sample) for p in model.pieces)
+        assert (model.energy(sample) == 0) == holds, (form, edges)
+        zero += holds
+    assert 0 < zero < len(sets)  # both sides seen (the answer holds, the cut loop does not)
+
+
+# -- what each face form's pieces are ---------------------------------------------------------
+def _degrees(model: Model) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for p in model.pieces:
+        d = max((len(t) for t in p.poly or ()), default=0)
+        out[p.constraint.kind] = max(out.get(p.constraint.kind, 0), d)
+    return out
+
+
+def test_the_face_forms_pieces_have_their_documented_degrees() -> None:
+    """hubo/face: clues quadratic, loop cuts quadratic (two on-patterns by slack), the exact
+    degree ban quartic on squares, region cuts quartic; qubo/face: everything quadratic."""
+    p = puzzles()["no_square"]
+    for mode in ("exact", "aux"):
+        got = _degrees(build(p, HuboFormulation(degree_mode=mode, variables="face")))
+        region = got.pop("region")
+        assert got == {"clue": 2, "degree": 4, "cut": 2, "no_square": 4}, mode
+        assert region in (3, 4), mode  # a square of XOR sums: cubic where two share a face
+    assert set(_degrees(build(p, QuboFormulation(variables="face"))).values()) <= {0, 1, 2}
+
+
+def test_a_not_all_over_edges_on_faces_is_the_product_of_the_xors() -> None:
+    """A rule row "not every one of these edges" in a face form: its penalty is the weight
+    exactly where all of them are borders, on every colouring of a 3x3 board."""
+    p = Puzzle.from_rows(["...", "...", "..."])
+    edges = (p.h(0, 0), p.h(0, 1), p.v(0, 0))
+    row = Constraint("custom", 0, edges, (0, 1, 2), shape=NOT_ALL, weight="cut")
+    for form in (
+        HuboFormulation(variables="face", cut_weight=5),
+        QuboFormulation(variables="face", cut_weight=5),
+    ):
+        model = Model.build(p, form)
+        piece = model._add(row)
+        seen = set()
+        for colours in itertools.product((0, 1), repeat=p.num_faces):
+            border = p.board.boundary(list(colours))
+            sample = model.complete(border)
+            want = 5 * all(border[e] for e in edges)
+            # the piece alone (the qubo's slack at its best value, as the completion sets it)
+            assert evaluate(piece.poly, sample) == want, (form.describe(), colours)
+            seen.add(want)
+        assert seen == {0, 5}
+
+
+# -- refusals --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("form", "row", "message"),
+    [
+        (
+            HuboFormulation(),
+            Constraint("custom", 0, (0, 1), (0, 1), coeffs=(1, 2), shape=NOT_ALL, weight="cut"),
+            "the hubo[aux] form cannot encode a not_all constraint (custom)",
+        ),
+        (
+            HuboFormulation(variables="face"),
+            Constraint("custom", 0, (0, 1), (0, 2), shape=PARITY, weight="degree"),
+            "the hubo[aux]/face form cannot encode a parity constraint (custom)",
+        ),
+        (
+            QuboFormulation(variables="face"),
+            Constraint("custom", 0, (0, 1), (0, 2), shape=PARITY, weight="degree"),
+            "the qubo/face form cannot encode a parity constraint (custom)",
+        ),
+    ],
+)
+def test_a_shape_a_form_cannot_encode_is_a_one_line_skip(form, row, message) -> None:
+    model = Model.build(Puzzle.from_rows(["..", ".."]), form)
+    with pytest.raises(FormUnavailable) as got:
+        model._add(row)
+    assert str(got.value) == message
+
+
+def test_an_unknown_degree_mode_is_named() -> None:
+    with pytest.raises(ValueError, match=r"^degree_mode must be 'aux' or 'exact', got 'lazy'$"):
+        HuboFormulation(degree_mode="lazy")
+    with pytest.raises(ValueError, match=r"^degree_mode must be 'aux' or 'lazy', got 'exact'$"):
+        QuboFormulation(degree_mode="exact")
+
+
+def test_a_point_with_too_many_faces_names_the_gadgets_there_are() -> None:
+    board = next(  # Penrose rhombs: points where seven faces meet
+        b
+        for seed in range(20)
+        for b in [board_with_faces("penrose_p3", 40, seed)]
+        if b.max_degree > 6
+    )
+    p = Puzzle.on_board(board, [None] * board.num_faces)
+    with pytest.raises(FormUnavailable) as got:
+        Model.build(p, QuboFormulation(variables="face"))
+    assert str(got.value) == (
+        "the qubo form with face variables has no quadratic degree rule for points of 7 faces "
+        f"({board.label}); it has them for 4, 5, 6"
+    )
+
+
+# -- the shared penalties -------------------------------------------------------------------
+@pytest.mark.parametrize("upper", range(0, 70))
+def test_slack_coefficients_reach_every_value_and_no_more(upper: int) -> None:
+    coeffs = slack_coefficients(upper)
+    sums = {sum(s) for k in range(len(coeffs) + 1) for s in itertools.combinations(coeffs, k)}
+    assert sums == set(range(upper + 1))
+    assert len(coeffs) == upper.bit_length() and all(a > 0 for a in coeffs)
+
+
+@pytest.mark.parametrize("degree", range(1, 7))
+def test_the_exact_degree_penalty_is_the_indicator_of_a_bad_degree(degree: int) -> None:
+    """g(d) = 0 at d in {0, 2}, 1 elsewhere, times the weight, for every subset of the edges
+    (the coefficients alone: ``exact_degree_coeffs`` is that g by binomial inversion)."""
+    row = Constraint("degree", 0, tuple(range(degree)), (0, 2))
+    piece = degree_exact_penalty(row, 3)
+    for bits in itertools.product((0, 1), repeat=degree):
+        d = sum(bits)
+        assert evaluate(piece.poly, dict(enumerate(bits))) == 3 * (d not in (0, 2)), bits
