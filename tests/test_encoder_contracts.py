@@ -36,6 +36,7 @@ from slitherbench.formulations.base import (
     with_products,
 )
 from slitherbench.formulations.cons import ConsFormulation
+from slitherbench.formulations.faces import degree_ban_poly
 from slitherbench.formulations.penalties import (
     degree_exact_penalty,
     slack_coefficients,
@@ -269,6 +270,7 @@ def test_a_not_all_over_edges_on_faces_is_the_product_of_the_xors() -> None:
     ):
         model = Model.build(p, form)
         piece = model._add(row)
+        assert piece.constraint is row
         seen = set()
         for colours in itertools.product((0, 1), repeat=p.num_faces):
             border = p.board.boundary(list(colours))
@@ -306,6 +308,37 @@ def test_a_shape_a_form_cannot_encode_is_a_one_line_skip(form, row, message) -> 
     with pytest.raises(FormUnavailable) as got:
         model._add(row)
     assert str(got.value) == message
+
+
+@pytest.mark.parametrize(
+    ("text", "rule"), [("2g../.2g3r/.3k.", "black"), ("2g../.2g3r/.3r.", "exclusive")]
+)
+def test_the_qubo_on_faces_names_the_rule_it_cannot_write_quadratically(text, rule) -> None:
+    """Colorlink's rows across colours are products of XORs of different faces (quartic)."""
+    p = ColorlinkPuzzle.of(read_colorlink(text))
+    for form in (QuboFormulation(variables="face"), QuboFormulation("lazy", variables="face")):
+        with pytest.raises(FormUnavailable) as got:
+            Model.build(p, form)
+        assert str(got.value) == (
+            f"the {form.describe()} form cannot write the {rule} rule quadratically over face "
+            "variables (degree 4); use hubo/face or edge variables"
+        )
+
+
+@pytest.mark.parametrize("kind", ["square", "triangular", "snubsquare"])
+def test_the_degree_ban_is_one_exactly_at_four_or_more_changes(kind: str) -> None:
+    """At every inner point, on every colouring of the faces around it: 1 where the border
+    has degree 4 or more there, else 0."""
+    board = board_with_faces(kind, 16)
+    for p in range(board.num_points):
+        around = sorted({f for e in board.point_edges[p] for f in board.edge_faces[e] if f >= 0})
+        ban = degree_ban_poly(board, p)
+        for bits in itertools.product((0, 1), repeat=len(around)):
+            inside = [False] * board.num_faces
+            for f, b in zip(around, bits, strict=True):
+                inside[f] = bool(b)
+            degree = sum(board.boundary(inside)[e] for e in board.point_edges[p])
+            assert evaluate(ban, dict(enumerate(inside))) == (degree >= 4), (p, bits)
 
 
 def test_an_unknown_degree_mode_is_named() -> None:
