@@ -16,12 +16,13 @@ the fast subset (so mutation testing, which runs only fast tests, sees it):
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from functools import cache
 
 import pytest
 
-from slitherbench.boards import board_with_faces
+from slitherbench.boards import Board, board_with_faces
 from slitherbench.colorlink import read_colorlink
 from slitherbench.colorlink.harness import ColorlinkPuzzle
 from slitherbench.exact import solve_exact
@@ -164,6 +165,8 @@ def test_every_piece_carries_its_weight(board: str, form: str) -> None:
     assert one.labels == three.labels
     used = {lb for p in one.pieces for lb in p.labels}
     assert used <= set(one.labels)  # the model names every variable its terms use
+    if one.formulation.quadratic:  # the qubo and the reduced hubo: no term above degree 2
+        assert max(len(t) for p in one.pieces for t in p.poly or ()) <= 2
     rng = random.Random(7)
     samples = [one.complete(edges) for edges in edge_sets(one.puzzle, 10, 1)]
     samples += [{lb: rng.randint(0, 1) for lb in one.labels} for _ in range(30)]
@@ -348,14 +351,17 @@ def test_an_unknown_degree_mode_is_named() -> None:
         QuboFormulation(degree_mode="exact")
 
 
-@pytest.mark.slow  # a Penrose patch takes a second to draw
+def wheel(n: int) -> Board:
+    """n triangles around one centre point (point 0): a point of n faces."""
+    rim = [(math.cos(2 * math.pi * k / n), math.sin(2 * math.pi * k / n)) for k in range(n)]
+    spokes = [(0, 1 + k) for k in range(n)]  # edge k: centre to rim point k
+    ring = [(1 + k, 1 + (k + 1) % n) for k in range(n)]  # edge n + k: rim k to rim k + 1
+    faces = [(k, n + k, (k + 1) % n) for k in range(n)]
+    return Board("wheel", n, 1, ((0.0, 0.0), *rim), (*spokes, *ring), tuple(faces))
+
+
 def test_a_point_with_too_many_faces_names_the_gadgets_there_are() -> None:
-    board = next(  # Penrose rhombs: points where seven faces meet
-        b
-        for seed in range(20)
-        for b in [board_with_faces("penrose_p3", 40, seed)]
-        if b.max_degree > 6
-    )
+    board = wheel(7)  # Penrose rhombs have such points; a wheel of 7 is the smallest
     p = Puzzle.on_board(board, [None] * board.num_faces)
     with pytest.raises(FormUnavailable) as got:
         Model.build(p, QuboFormulation(variables="face"))
