@@ -42,7 +42,7 @@ from slitherbench.formulations.penalties import (
     degree_exact_penalty,
     slack_coefficients,
 )
-from slitherbench.formulations.reduced import ReducedHuboFormulation
+from slitherbench.formulations.reduced import ReducedHuboFormulation, reduce_polynomial
 from slitherbench.puzzle import Puzzle
 
 # Every form x degree mode x variables the configs offer (qubo[lazy] is face-only).
@@ -254,7 +254,10 @@ def test_the_face_forms_pieces_have_their_documented_degrees() -> None:
     degree ban quartic on squares, region cuts quartic; qubo/face: everything quadratic."""
     p = puzzles()["no_square"]
     for mode in ("exact", "aux"):
-        got = _degrees(build(p, HuboFormulation(degree_mode=mode, variables="face")))
+        model = build(p, HuboFormulation(degree_mode=mode, variables="face"))
+        aux = {len(q.aux) for q in model.pieces if q.constraint.kind == "degree"}
+        assert aux == ({1} if mode == "aux" else {0}), mode  # y_p, or the ban without one
+        got = _degrees(model)
         region = got.pop("region")
         assert got == {"clue": 2, "degree": 4, "cut": 2, "no_square": 4}, mode
         assert region in (3, 4), mode  # a square of XOR sums: cubic where two share a face
@@ -342,6 +345,31 @@ def test_the_degree_ban_is_one_exactly_at_four_or_more_changes(kind: str) -> Non
                 inside[f] = bool(b)
             degree = sum(board.boundary(inside)[e] for e in board.point_edges[p])
             assert evaluate(ban, dict(enumerate(inside))) == (degree >= 4), (p, bits)
+
+
+@pytest.mark.parametrize(
+    ("poly", "scale", "strength"),
+    [
+        ({(1, 2, 3): 5, (1, 2, 4): -7}, 1, 8),  # the pair carries +5 and -7: max(5, 7) + 1
+        ({(1, 2, 3): 9, (1, 2, 4): -2}, 1, 10),
+        ({(1, 2, 3): 1, (1, 2, 4): 1}, 1, 3),
+        ({(1, 2, 3): 5, (1, 2, 4): -7}, 2, 15),  # floor(2 * 7) + 1
+    ],
+)
+def test_a_products_strength_is_what_its_pair_carries_plus_one(poly, scale, strength) -> None:
+    """The reduction's sufficient bound (module docstring of :mod:`.reduced`): the first
+    product replaces the pair both terms share, strength floor(scale * max(P, N)) + 1."""
+    labels = iter(range(100, 200))
+    _, gates = reduce_polynomial(poly, lambda: next(labels), scale)
+    assert (gates[0].u, gates[0].v, gates[0].strength) == (1, 2, strength)
+
+
+def test_a_strength_scale_below_one_is_refused_with_the_reason() -> None:
+    with pytest.raises(ValueError) as got:
+        ReducedHuboFormulation(strength_scale=0.5)
+    assert str(got.value) == (
+        "strength_scale must be at least 1 (a smaller strength may lose ground states), got 0.5"
+    )
 
 
 def test_an_unknown_degree_mode_is_named() -> None:
