@@ -88,6 +88,7 @@ def hydra_main(cfg: DictConfig) -> None:
             print(run_tuning(cfg).to_string(index=False))
             return
         trials = run_experiment(cfg)
+        _print_outcome(cfg, trials)  # a stop while it prints is a stop like any other
     except (ConfigError, PuzzleFormatError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         _forget_logs()
@@ -103,6 +104,10 @@ def hydra_main(cfg: DictConfig) -> None:
             file=sys.stderr,
         )
         sys.exit(130)
+
+
+def _print_outcome(cfg: DictConfig, trials: pd.DataFrame) -> None:
+    """The run's summary table, the answer found, and where the results are."""
     if not trials.empty:
         with pd.option_context(
             "display.width", 200, "display.max_columns", 20, "display.max_rows", 500

@@ -71,19 +71,7 @@ def _run_jobs(
 ) -> dict[str, str]:
     """Run ``todo`` with a progress bar, each job claimed first so that workers sharing the
     store split the work; return the skip reason of each cell that was skipped."""
-    bar = tqdm(
-        total=len(jobs),
-        initial=len(jobs) - len(todo),
-        disable=not cfg.progress,
-        desc=str(cfg.experiment_name),
-        unit="trial",
-        file=sys.stderr,
-    )
-    if len(todo) < len(jobs):
-        bar.write(
-            f"resuming: {len(jobs) - len(todo)} of {len(jobs)} trials already in {store.root}",
-            file=sys.stderr,
-        )
+    bar = _progress_bar(store, jobs, todo, cfg)
     skipped: dict[str, str] = {}
     solved = ran = elsewhere = beyond = 0
     stale_s = claim_timeout(cfg)
@@ -129,6 +117,26 @@ def _run_jobs(
     if todo:
         _say_what_ran(len(todo), ran, elsewhere, beyond)
     return skipped
+
+
+def _progress_bar(
+    store: ResultStore, jobs: Sequence[Job], todo: Sequence[Job], cfg: DictConfig
+) -> tqdm:
+    """The run's progress bar (on stderr), saying first how much a resumed run finds done."""
+    bar = tqdm(
+        total=len(jobs),
+        initial=len(jobs) - len(todo),
+        disable=not cfg.progress,
+        desc=str(cfg.experiment_name),
+        unit="trial",
+        file=sys.stderr,
+    )
+    if len(todo) < len(jobs):
+        bar.write(
+            f"resuming: {len(jobs) - len(todo)} of {len(jobs)} trials already in {store.root}",
+            file=sys.stderr,
+        )
+    return bar
 
 
 def _say_incomplete(store: ResultStore, todo: Sequence[Job]) -> None:
