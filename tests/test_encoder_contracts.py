@@ -210,7 +210,7 @@ def test_each_piece_is_zero_exactly_where_its_row_holds(board: str, form: str) -
     here even where other rows are broken too. Each kind of row is seen both ways."""
     model = _model(board, form)
     seen: dict[str, set[bool]] = {}
-    for edges in [answer(board), *edge_sets(model.puzzle, 20, 2)]:
+    for edges in [answer(board), *edge_sets(model.puzzle, 12, 2)]:
         sample = model.complete(list(edges))
         rows = []
         for p in model.pieces:
