@@ -509,3 +509,30 @@ def test_a_generated_board_beyond_the_limit_is_one_line(tmp_path: Path) -> None:
     ):
         run_experiment(cfg, tmp_path / "s")
     assert not (tmp_path / "s").exists()  # refused before anything was made
+
+
+def test_a_stop_while_the_summary_prints_is_a_clean_stop(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    """SIGTERM (KeyboardInterrupt here) while the run prints its summary ends like a stop
+    anywhere else in the run: exit 130 and where the finished trials are, never the
+    interpreter's death by SIGINT."""
+    import slitherbench.app as app
+
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(config_name="config", overrides=[f"results_dir={tmp_path}"])
+
+    def stop(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(app, "run_experiment", lambda cfg: pd.DataFrame({"key": ["k"]}))
+    monkeypatch.setattr(app, "run_summary", stop)  # the summary table is being made
+    handlers = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    try:
+        with pytest.raises(SystemExit) as ended:
+            app.hydra_main(cfg)  # Hydra runs the function on a config given to it
+    finally:
+        signal.signal(signal.SIGTERM, handlers[0])
+        signal.signal(signal.SIGINT, handlers[1])
+    assert ended.value.code == 130
+    assert f"interrupted: finished trials are in {tmp_path.resolve()}" in capsys.readouterr().err
