@@ -45,6 +45,9 @@ from slitherbench.formulations.penalties import (
 from slitherbench.formulations.reduced import ReducedHuboFormulation, reduce_polynomial
 from slitherbench.puzzle import Puzzle
 
+# Mutation testing runs these whatever their measured time (pyproject's [tool.mutmut]).
+pytestmark = pytest.mark.contracts
+
 # Every form x degree mode x variables the configs offer (qubo[lazy] is face-only).
 FORMS = {
     "cons": lambda **w: ConsFormulation(**w),
