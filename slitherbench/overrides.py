@@ -6,6 +6,7 @@ message is 5 to 25 lines)."""
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from functools import cache
 
 from omegaconf import DictConfig, OmegaConf
@@ -29,21 +30,21 @@ _SPECIAL_FLAGS = (
 
 
 @cache  # the package's config files do not change while it runs
-def _choices(group: str) -> list[str]:
-    return sorted(p.stem for p in (CONF_DIR / group).glob("*.yaml"))
+def _choices(group: str) -> tuple[str, ...]:  # a tuple: callers cannot change the cache
+    return tuple(sorted(p.stem for p in (CONF_DIR / group).glob("*.yaml")))
 
 
 @cache
-def _settings() -> list[str]:
+def _settings() -> tuple[str, ...]:
     """Every top-level name a run may override: config.yaml's and the experiments' keys, and
     the config groups."""
     names = set(GROUPS)
     for path in [CONF_DIR / "config.yaml", *(CONF_DIR / "experiment").glob("*.yaml")]:
         names |= {str(k) for k in OmegaConf.load(path) if k not in ("defaults", "hydra")}
-    return sorted(names)
+    return tuple(sorted(names))
 
 
-def _nearest(name: str, choices: list[str], what: str) -> str:
+def _nearest(name: str, choices: Sequence[str], what: str) -> str:
     near = difflib.get_close_matches(name, choices, n=3, cutoff=0.6)
     if near:
         return f"did you mean {' or '.join(near)}?"

@@ -487,11 +487,7 @@ class ResultStore:
         """Release ``key``'s claim if this process holds it (a run stopped while taking or
         giving back a claim; another worker's claim is left alone)."""
         path = self.root / "claims" / f"{key}.claim"
-        try:
-            host, _, pid, *_ = path.read_text().split()
-        except (OSError, ValueError):
-            return
-        if host == socket.gethostname() and pid == str(os.getpid()):
+        if _owner(path) == (socket.gethostname(), os.getpid()):
             path.unlink(missing_ok=True)
 
 
@@ -506,16 +502,25 @@ def _rows(path: Path) -> int:
         return 0
 
 
-def _owner_gone(path: Path) -> bool:
-    """The lock's owner was a process on this host that no longer exists (killed)."""
+def _owner(path: Path) -> tuple[str, int] | None:
+    """(host, pid) from a lock's owner line (:func:`_take_lock`), or None if unreadable."""
     try:
         host, _, pid, *_ = path.read_text().split()
-        if host != socket.gethostname():
-            return False
-        os.kill(int(pid), 0)
+        return host, int(pid)
+    except (OSError, ValueError):
+        return None
+
+
+def _owner_gone(path: Path) -> bool:
+    """The lock's owner was a process on this host that no longer exists (killed)."""
+    owner = _owner(path)
+    if owner is None or owner[0] != socket.gethostname():
+        return False
+    try:
+        os.kill(owner[1], 0)
     except ProcessLookupError:
         return True
-    except (OSError, ValueError):
+    except OSError:
         return False
     return False
 
