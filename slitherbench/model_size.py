@@ -109,8 +109,7 @@ class SizeTracker:
         """The size columns of ``model`` now (it has only grown since the last call)."""
         start = self.pieces == 0
         if start:  # the variables the model starts with (no piece made them)
-            first = model.puzzle.num_faces if model.faces else model.puzzle.num_edges
-            self.roles["board"] += first + len(model.face_labels)
+            self.roles["board"] += model.variables.count + len(model.face_labels)
         added = model.pieces[self.pieces :]
         self.pieces = len(model.pieces)
         degrees, magnitudes = self.degrees, self.magnitudes

@@ -114,6 +114,35 @@ def test_functions_are_short_and_the_app_is_thin() -> None:
     assert len((PKG / "app.py").read_text().splitlines()) <= 120
 
 
+def test_each_form_has_one_encoder_over_the_variables() -> None:
+    """Edge and face variables are a strategy (formulations/variables.py): a shipped form's
+    ``encode`` never asks which variables it has, no form keeps a second (face) encoder,
+    and only faces.py writes face-only encodings, which a form names in ``face_encodings``."""
+    import inspect
+
+    from slitherbench import formulations
+    from slitherbench.formulations import base
+
+    shipped = [getattr(formulations, n) for n in formulations.__all__ if n.endswith("Formulation")]
+    assert len(shipped) == 5  # the base, cons, hubo, hubo2qubo, qubo
+    for cls in shipped:
+        name = cls.__name__
+        assert not hasattr(cls, "encode_face"), name
+        own = [k for k in ("encode",) if k in vars(cls)]
+        for k in own:
+            tree = ast.parse(inspect.cleandoc("\n" + inspect.getsource(getattr(cls, k))))
+            names = [
+                getattr(node, "attr", None) or getattr(node, "id", None) or node.value
+                for node in ast.walk(tree)
+                if isinstance(node, ast.Attribute | ast.Name)
+                or (isinstance(node, ast.Constant) and isinstance(node.value, str))
+            ]
+            asks = [n for n in names if "face" in str(n)]
+            assert asks == [], (name, k, asks)
+        for shape, fn in cls.face_encodings.items():
+            assert shape in base.SHAPES and fn.__module__.endswith(".faces"), (name, shape)
+
+
 def test_results_readme_columns_are_generated_from_the_record() -> None:
     text = (ROOT / "results" / "README.md").read_text()
     assert record.BEGIN in text and record.END in text
@@ -166,7 +195,7 @@ PLUGIN = '''
 """A formulation and a backend that live outside the package."""
 from slitherbench.backends.base import Backend, best_sample
 from slitherbench.formulations.base import Formulation, Piece
-from slitherbench.formulations.penalties import clue_penalty, degree_exact_penalty
+from slitherbench.formulations.penalties import exact_degree_piece, squared_piece
 from slitherbench.record import Capability, SolveResult
 
 
@@ -176,9 +205,9 @@ class TripleCutForm(Formulation):
     def encode(self, c, model):
         w = self.weights[c.kind]
         if c.kind == "clue":
-            return clue_penalty(c, w)
+            return squared_piece(c, model, w, c.allowed[0])
         if c.kind == "degree":
-            return degree_exact_penalty(c, w)
+            return exact_degree_piece(c, model, w)
         return Piece(c, poly={tuple(sorted(c.edges)): 3 * w})
 
 

@@ -275,7 +275,7 @@ def test_a_shape_a_form_cannot_encode_is_a_one_line_skip() -> None:
     model = Model.build(p, HuboFormulation(variables="face"))
     parity = Constraint("even", 0, (0, 1), (0, 2), shape=PARITY, weight="degree")
     with pytest.raises(FormUnavailable, match=r"^the hubo\[aux\]/face form cannot encode a "):
-        model.formulation.encode_face(parity, model)
+        model.formulation.encode_piece(parity, model)
     with pytest.raises(ValueError, match="a mystery constraint needs its shape and weight class"):
         Constraint("mystery", 0, (0,), (0,))
 

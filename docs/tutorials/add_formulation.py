@@ -6,7 +6,10 @@ penalty polynomial over integer labels (edges are ``0..E-1``). It declares what 
 ``produces``; a backend runs it when it takes one of those.
 
 This one is a HUBO whose loop cut has three times the weight of the clues (a polynomial of
-any degree, so OpenJij, ABS3 and the dwave samplers through their reduction take it).
+any degree, so OpenJij, ABS3 and the dwave samplers through their reduction take it). Its
+encoder is written over the model's variables (the shared penalties of
+``slitherbench.formulations.penalties`` read each edge's expression from ``model.variables``),
+so the same class runs with ``variables="face"``, one binary per face, as ``main`` shows.
 
 Run it:  python docs/tutorials/add_formulation.py
 Its config file, conf/formulation/triplecut.yaml, holds ``_target_: add_formulation.TripleCutForm``.
@@ -15,7 +18,7 @@ Its config file, conf/formulation/triplecut.yaml, holds ``_target_: add_formulat
 from __future__ import annotations
 
 from slitherbench.formulations.base import Formulation, Piece
-from slitherbench.formulations.penalties import clue_penalty, degree_exact_penalty
+from slitherbench.formulations.penalties import exact_degree_piece, product_piece, squared_piece
 from slitherbench.record import Capability
 
 
@@ -26,12 +29,12 @@ class TripleCutForm(Formulation):
     def encode(self, c, model) -> Piece:
         w = self.weights[c.kind]
         if c.kind == "clue":  # (sum of the face's sides - n)^2
-            return clue_penalty(c, w)
+            return squared_piece(c, model, w, c.allowed[0])
         if c.kind == "degree":  # 0 exactly at degree 0 or 2, no auxiliary
-            return degree_exact_penalty(c, w)
+            return exact_degree_piece(c, model, w)
         if c.kind == "cut":  # the product of the loop's edges: 1 only if the loop is back
-            return Piece(c, poly={tuple(sorted(c.edges)): 3 * w})
-        raise ValueError(f"the triplecut form has no encoding for {c.kind} constraints")
+            return product_piece(c, model, 3 * w)
+        raise self.unencodable(c)  # the trial is a one-line skip
 
 
 CONFIG = "_target_: add_formulation.TripleCutForm\n"
@@ -44,9 +47,12 @@ def main() -> None:
 
     puzzle = Puzzle.parse("..33./3.02./.22../...33/2....")
     backend = OpenJijBackend(num_sweeps=1000, num_reads=4, num_threads=1)
-    result = run_trial(puzzle, TripleCutForm(), backend, seed=1, time_limit_s=20)
-    print(f"{result.status} in {result.trial.iterations} iteration(s)")
-    assert result.status == "solved" and result.trial.verified
+    for variables in ("edge", "face"):
+        result = run_trial(
+            puzzle, TripleCutForm(variables=variables), backend, seed=1, time_limit_s=20
+        )
+        print(f"{variables} variables: {result.status} in {result.trial.iterations} iteration(s)")
+        assert result.status == "solved" and result.trial.verified
 
 
 if __name__ == "__main__":

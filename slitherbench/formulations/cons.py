@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from ..record import Capability
 from .base import Constraint, Formulation, Model, NativeConstraint, Piece
-from .faces import native_piece
 
 
 class ConsFormulation(Formulation):
@@ -15,9 +14,7 @@ class ConsFormulation(Formulation):
     produces = frozenset({Capability.CONSTRAINTS})
 
     def encode(self, c: Constraint, model: Model) -> Piece:
-        return Piece(c, native=NativeConstraint(c, self.weight(c)))
-
-    def encode_face(self, c: Constraint, model: Model) -> Piece:
-        # Every constraint over the XOR sums: pyqbpp's cons takes a polynomial and creates no
-        # counted variable, so reference10 is exactly its 100 faces.
-        return native_piece(c, model, self.weight(c))
+        # On faces, the constraint over the XOR sums: pyqbpp's cons takes a polynomial and
+        # creates no counted variable, so reference10 is exactly its 100 faces.
+        native = NativeConstraint(c, self.weight(c))
+        return Piece(c, native=native, lhs=model.variables.native_lhs(c))

@@ -13,7 +13,7 @@ here is a :class:`~.base.FormUnavailable` skip."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from types import MappingProxyType
 from typing import Any
 
 from .base import (
@@ -29,27 +29,22 @@ from .base import (
     Model,
     Piece,
 )
-from .faces import (
-    at_most_one_face_piece,
-    degree_aux_face_piece,
-    degree_ban_poly,
-    linear_poly,
-    pattern_cut_piece,
+from .faces import pattern_cut_piece
+from .penalties import (
+    at_most_one_piece,
+    degree_aux_piece,
+    exact_degree_piece,
     product_piece,
     slack_piece,
     squared_piece,
-)
-from .penalties import (
-    at_most_one_penalty,
-    clue_penalty,
-    degree_aux_penalty,
-    degree_aux_value,
-    degree_exact_penalty,
 )
 
 
 class HuboFormulation(Formulation):
     name = "hubo"
+    # A loop cut over faces by its two on-patterns (quadratic): its product of |L| XOR sums
+    # would have up to 4^|L| terms.
+    face_encodings = MappingProxyType({LOOP_CUT: pattern_cut_piece})
 
     def __init__(self, degree_mode: str = "aux", **params: Any) -> None:
         super().__init__(**params)
@@ -60,42 +55,20 @@ class HuboFormulation(Formulation):
     def encode(self, c: Constraint, model: Model) -> Piece:
         w = self.weight(c)
         if c.shape == EQUAL:
-            return clue_penalty(c, w)
-        if c.shape == DEGREE:
-            if self.degree_mode == "aux":
-                return degree_aux_penalty(c, model, w)
-            return degree_exact_penalty(c, w)
-        if c.shape == AT_MOST_ONE:
-            return at_most_one_penalty(c, w)
-        if c.shape == RANGE:  # a slack (quadratic); the product form of a region cut would
-            return slack_piece(c, model, w, lhs=linear_poly(c))  # have 2^|border| terms
-        if c.shape == PARITY:  # x_e + c_f + c_g in {0, 2}: the exact parity penalty, cubic
-            return degree_exact_penalty(c, w)
-        if c.shape in (LOOP_CUT, NOT_ALL) and not c.coeffs:  # the product of the terms
-            return Piece(c, poly={tuple(sorted(c.edges)): w})
-        raise self.unencodable(c)
-
-    def encode_face(self, c: Constraint, model: Model) -> Piece:
-        w = self.weight(c)
-        if c.shape == EQUAL:  # a black clue spans colours: quartic
             return squared_piece(c, model, w, c.allowed[0])
-        if c.shape == AT_MOST_ONE:
-            return at_most_one_face_piece(c, model, w)
-        if c.shape == RANGE:
-            return slack_piece(c, model, w)
         if c.shape == DEGREE:
             if self.degree_mode == "aux":
-                return degree_aux_face_piece(c, model, w)
-            ban = degree_ban_poly(model.puzzle.board, c.index)
-            return Piece(c, poly={t: w * a for t, a in ban.items()})
-        if c.shape == NOT_ALL and not c.coeffs:  # the product of the faces (or of the XORs)
+                return degree_aux_piece(c, model, w)
+            return exact_degree_piece(c, model, w)
+        if c.shape == AT_MOST_ONE:
+            return at_most_one_piece(c, model, w)
+        if c.shape == RANGE:  # a slack (quadratic on edges); the product form of a region
+            return slack_piece(c, model, w)  # cut would have 2^|border| terms
+        if c.shape == PARITY:  # x_e + c_f + c_g in {0, 2}: the exact parity penalty, cubic
+            return exact_degree_piece(c, model, w)
+        if c.shape in (LOOP_CUT, NOT_ALL) and not c.coeffs:  # the product of the terms
             return product_piece(c, model, w)
-        if c.shape == LOOP_CUT:
-            return pattern_cut_piece(c, model, w)
         raise self.unencodable(c)
-
-    def aux_values(self, piece: Piece, edges: Sequence[bool]) -> dict[int, int]:
-        return degree_aux_value(piece, edges)
 
     def params(self) -> dict[str, object]:
         return {"degree_mode": self.degree_mode, **super().params()}

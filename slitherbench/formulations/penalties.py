@@ -1,12 +1,21 @@
-"""Penalty encodings shared by the HUBO and QUBO forms."""
+"""Penalty encodings shared by the HUBO and QUBO forms, each written once over the model's
+variables (:mod:`.variables`): a constraint's terms and left-hand side are polynomials over
+the labels (x_e itself with edge variables, c_f XOR c_g with face variables), so the same
+function gives the edge form's penalty and the face form's substitution of it.
+
+Every function here is ``(constraint, model, weight) -> Piece``: the piece's polynomial, the
+labels it adds (``aux``) and how a completion fills them (``fill``: their best values for a
+sample of the other labels)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from itertools import combinations
 from math import comb
 
-from .base import Constraint, Model, Piece, Poly, add_poly, square_linear, sum_edges
+from .base import Model, Piece
+from .description import Constraint
+from .polynomial import Poly, add_poly, evaluate, poly_mul
 
 
 def slack_coefficients(upper: int) -> list[int]:
@@ -30,33 +39,87 @@ def slack_bits(value: int, coeffs: Sequence[int]) -> list[int]:
     return bits
 
 
-def clue_penalty(c: Constraint, weight: int) -> Piece:
-    """(sum - n)^2."""
+def squared_piece(c: Constraint, model: Model, weight: int, target: int) -> Piece:
+    """(lhs - target)^2: a clue's penalty. Quadratic in edge bits, and in face bits too (around
+    face f every x_e = c_f + (1 - 2 c_f) c_g and (1 - 2 c_f)^2 = 1: the cubic terms cancel)."""
+    p = dict(model.variables.lhs(c))
+    add_poly(p, {(): -target})
     poly: Poly = {}
-    add_poly(poly, square_linear(sum_edges(c.edges), -c.allowed[0]), weight)
+    add_poly(poly, poly_mul(p, p), weight)
     return Piece(c, poly=poly)
 
 
-def at_most_one_penalty(c: Constraint, weight: int) -> Piece:
-    """sum over pairs x_a x_b: 0 exactly when at most one is on (Colorlink's one colour per
-    edge), quadratic with no auxiliary."""
-    pairs = combinations(sorted(c.edges), 2)
-    return Piece(c, poly={pair: weight for pair in pairs})
-
-
-def degree_aux_penalty(c: Constraint, model: Model, weight: int) -> Piece:
-    """(deg - 2 y_p)^2 with auxiliary y_p (label E + p)."""
-    y = model.puzzle.num_edges + c.index
-    coeffs = sum_edges(c.edges)
-    coeffs[y] = -2
+def at_most_one_piece(c: Constraint, model: Model, weight: int) -> Piece:
+    """The sum over pairs of terms of their products: 0 exactly when at most one is on
+    (Colorlink's one colour per edge); quadratic on edges, quartic on faces, no auxiliary."""
+    terms = model.variables.terms(c)
+    order = sorted(range(len(terms)), key=(c.faces or c.edges).__getitem__)
     poly: Poly = {}
-    add_poly(poly, square_linear(coeffs, 0), weight)
-    return Piece(c, poly=poly, aux=(y,))
+    for i, j in combinations(order, 2):
+        add_poly(poly, poly_mul(terms[i], terms[j]), weight)
+    return Piece(c, poly=poly)
 
 
-def degree_aux_value(piece: Piece, edges: Sequence[bool]) -> dict[int, int]:
-    deg = sum(bool(edges[e]) for e in piece.constraint.edges)
-    return {piece.aux[0]: int(deg >= 2)}
+def product_piece(c: Constraint, model: Model, weight: int) -> Piece:
+    """A "not all" row as the product of its terms: 1 only when every term is on (the HUBO's
+    loop cut on edges; on faces a product of XOR sums has 2^k terms: short rows only)."""
+    prod: Poly = {(): weight}
+    for term in model.variables.terms(c):
+        prod = poly_mul(prod, term)
+    return Piece(c, poly=prod)
+
+
+def slack_term(
+    model: Model, lhs: Poly, lower: int, upper: int
+) -> tuple[Poly, tuple[int, ...], Callable]:
+    """lower <= lhs <= upper as (lhs - lower - s)^2 with s in [0, upper - lower] in binary
+    slack bits; returns the penalty, the bits' labels, and the bits that fit a sample."""
+    coeffs = slack_coefficients(upper - lower)
+    labels = model.new_labels(len(coeffs))
+    p = dict(lhs)
+    add_poly(p, {(): -lower})
+    add_poly(p, {(s,): -a for s, a in zip(labels, coeffs, strict=True)})
+
+    def fill(sample: Mapping[int, int]) -> dict[int, int]:
+        s = min(max(evaluate(lhs, sample) - lower, 0), upper - lower)
+        return dict(zip(labels, slack_bits(s, coeffs), strict=True))
+
+    return poly_mul(p, p), labels, fill
+
+
+def slack_piece(c: Constraint, model: Model, weight: int) -> Piece:
+    """c's range by a slack over its left-hand side (region cuts, a "not all" in the QUBO,
+    any range of a rule)."""
+    poly, labels, fill = slack_term(model, model.variables.lhs(c), c.lower, c.upper)
+    out: Poly = {}
+    add_poly(out, poly, weight)
+    return Piece(c, poly=out, aux=labels, fill=fill)
+
+
+def degree_aux_piece(c: Constraint, model: Model, weight: int) -> Piece:
+    """(deg - 2 y_p)^2 with the point's auxiliary y_p (the label after the variables' own):
+    quadratic on edges, quartic on faces."""
+    y = model.variables.count + c.index
+    degree = model.variables.lhs(c)
+    p = {**degree, (y,): -2}
+    poly: Poly = {}
+    add_poly(poly, poly_mul(p, p), weight)
+
+    def fill(sample: Mapping[int, int]) -> dict[int, int]:
+        return {y: int(evaluate(degree, sample) >= 2)}
+
+    return Piece(c, poly=poly, aux=(y,), fill=fill)
+
+
+def parity_aux_piece(c: Constraint, model: Model, weight: int) -> Piece:
+    """sum in {0, 2} as (sum - 2 w)^2 with a fresh auxiliary w (an edge form's face channel,
+    x_e + c_f + c_g, in the QUBO)."""
+    (w,) = model.new_labels(1)
+    lhs = model.variables.lhs(c)
+    p = {**lhs, (w,): -2}
+    poly: Poly = {}
+    add_poly(poly, poly_mul(p, p), weight)
+    return Piece(c, poly=poly, aux=(w,), fill=lambda s: {w: int(evaluate(lhs, s) >= 2)})
 
 
 def exact_degree_coeffs(max_degree: int) -> tuple[int, ...]:
@@ -77,10 +140,33 @@ def exact_degree_coeffs(max_degree: int) -> tuple[int, ...]:
 EXACT_DEGREE_COEFFS = exact_degree_coeffs(4)
 
 
+def exact_degree_poly(terms: Sequence[Poly]) -> Poly:
+    """1 when the number of terms that are on is outside {0, 2}, else 0: sum_k a_k e_k over
+    the terms (multilinear, so over face labels it is the unique polynomial of that function:
+    zero at points of at most 3 faces, a quartic on the square grid)."""
+    total: Poly = {}
+    for k, a in enumerate(exact_degree_coeffs(len(terms)), start=1):
+        if not a:
+            continue
+        for subset in combinations(terms, k):
+            prod: Poly = {(): 1}
+            for term in subset:
+                prod = poly_mul(prod, term)
+            add_poly(total, prod, a)
+    return total
+
+
+def exact_degree_piece(c: Constraint, model: Model, weight: int) -> Piece:
+    """The HUBO's degree rule with no auxiliary (:func:`exact_degree_poly` of the row's
+    terms, in label order); also the HUBO's face channel (a sum of three in {0, 2})."""
+    terms = model.variables.terms(c)
+    order = sorted(range(len(terms)), key=(c.faces or c.edges).__getitem__)
+    poly = exact_degree_poly([terms[i] for i in order])
+    return Piece(c, poly={t: weight * a for t, a in poly.items()})
+
+
 def degree_exact_penalty(c: Constraint, weight: int) -> Piece:
-    poly: Poly = {}
-    for k, a in enumerate(exact_degree_coeffs(len(c.edges)), start=1):
-        if a:
-            for subset in combinations(sorted(c.edges), k):
-                poly[subset] = poly.get(subset, 0) + weight * a
-    return Piece(c, poly=poly)
+    """:func:`exact_degree_piece` over the row's own labels (edge variables), for code that
+    has a constraint and no model."""
+    poly = exact_degree_poly([{(label,): 1} for label in sorted(c.edges)])
+    return Piece(c, poly={t: weight * a for t, a in poly.items()})

@@ -15,7 +15,8 @@ here is a :class:`~.base.FormUnavailable` skip."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from ..record import Capability
@@ -33,26 +34,18 @@ from .base import (
     Piece,
     Poly,
     add_poly,
-    square_linear,
-    sum_edges,
+    evaluate,
+    poly_mul,
 )
-from .faces import (
-    at_most_one_face_piece,
-    degree_gadget_piece,
-    linear_poly,
-    parity_aux_penalty,
-    pattern_cut_piece,
-    require_quadratic,
-    slack_piece,
-    squared_piece,
-)
+from .faces import degree_gadget_piece, pattern_cut_piece, require_quadratic
 from .penalties import (
-    at_most_one_penalty,
-    clue_penalty,
-    degree_aux_penalty,
-    degree_aux_value,
+    at_most_one_piece,
+    degree_aux_piece,
+    parity_aux_piece,
     slack_bits,
     slack_coefficients,
+    slack_piece,
+    squared_piece,
 )
 
 __all__ = ["QuboFormulation", "slack_bits", "slack_coefficients"]
@@ -61,6 +54,9 @@ __all__ = ["QuboFormulation", "slack_bits", "slack_coefficients"]
 class QuboFormulation(Formulation):
     name = "qubo"
     produces = frozenset({Capability.QUADRATIC, Capability.POLYNOMIAL})
+    # On faces, a point's degree rule by its quadratic gadget (the (deg - 2 y)^2 over XOR sums
+    # is quartic) and a loop cut by its two on-patterns (quadratic).
+    face_encodings = MappingProxyType({DEGREE: degree_gadget_piece, LOOP_CUT: pattern_cut_piece})
 
     def __init__(self, degree_mode: str = "aux", **params: Any) -> None:
         super().__init__(**params)
@@ -92,50 +88,40 @@ class QuboFormulation(Formulation):
         mode = "" if self.degree_mode == "aux" else f"[{self.degree_mode}]"
         return f"qubo{mode}{self.variables_suffix}{self.cut_suffix}"
 
-    def encode_face(self, c: Constraint, model: Model) -> Piece:
-        w = self.weight(c)
-        if c.shape == EQUAL:  # quadratic on one face; a black clue may not be
-            return require_quadratic(squared_piece(c, model, w, c.allowed[0]), self.describe())
-        if c.shape == AT_MOST_ONE:
-            return require_quadratic(at_most_one_face_piece(c, model, w), self.describe())
-        if c.shape in (RANGE, NOT_ALL):  # a slack over the faces (or the XOR sums)
-            return require_quadratic(slack_piece(c, model, w), self.describe())
-        if c.shape == DEGREE:
-            return degree_gadget_piece(c, model, w)
-        if c.shape == LOOP_CUT:
-            return pattern_cut_piece(c, model, w)
-        raise self.unencodable(c)
+    def encode_piece(self, c: Constraint, model: Model) -> Piece:
+        # Every piece quadratic, or a one-line skip: on faces a rule across colours
+        # (Colorlink's black clue, one colour per edge) becomes a product of XOR sums.
+        return require_quadratic(super().encode_piece(c, model), self.describe())
 
     def encode(self, c: Constraint, model: Model) -> Piece:
         w = self.weight(c)
         if c.shape == EQUAL:
-            return clue_penalty(c, w)
+            return squared_piece(c, model, w, c.allowed[0])
         if c.shape == AT_MOST_ONE:
-            return at_most_one_penalty(c, w)
+            return at_most_one_piece(c, model, w)
         if c.shape == PARITY:  # x_e + c_f + c_g = 2 w_e: one auxiliary per edge
-            return parity_aux_penalty(c, model, w)
+            return parity_aux_piece(c, model, w)
         if c.shape in (RANGE, NOT_ALL):  # a slack: "not all" is the range 0..n-1
-            return slack_piece(c, model, w, lhs=linear_poly(c))
+            return slack_piece(c, model, w)
         if c.shape == DEGREE:
-            return degree_aux_penalty(c, model, w)
+            return degree_aux_piece(c, model, w)
         if c.shape == LOOP_CUT:
             return self._loop_cut(c, model, w)
         raise self.unencodable(c)
 
     def _loop_cut(self, c: Constraint, model: Model, w: int) -> Piece:
-        """(sum x_e + s - (|L| - 1))^2, the slack s in [0, |L| - 1]."""
+        """(sum x_e + s - (|L| - 1))^2, the slack s in [0, |L| - 1] (the page's cut)."""
         coeffs = slack_coefficients(c.upper)
         labels = model.new_labels(len(coeffs))
-        lin = sum_edges(c.edges)
-        lin.update(zip(labels, coeffs, strict=True))
+        lhs = model.variables.lhs(c)
+        p = dict(lhs)
+        p.update({(s,): a for s, a in zip(labels, coeffs, strict=True)})
+        add_poly(p, {(): -c.upper})
         poly: Poly = {}
-        add_poly(poly, square_linear(lin, -c.upper), w)
-        return Piece(c, poly=poly, aux=labels)
+        add_poly(poly, poly_mul(p, p), w)
 
-    def aux_values(self, piece: Piece, edges: Sequence[bool]) -> dict[int, int]:
-        c = piece.constraint
-        if c.shape == DEGREE:
-            return degree_aux_value(piece, edges)
-        coeffs = slack_coefficients(c.upper)  # a loop cut's slack
-        s = min(max(c.upper - sum(bool(edges[e]) for e in c.edges), 0), c.upper)
-        return dict(zip(piece.aux, slack_bits(s, coeffs), strict=True))
+        def fill(sample: Mapping[int, int]) -> dict[int, int]:
+            s = min(max(c.upper - evaluate(lhs, sample), 0), c.upper)
+            return dict(zip(labels, slack_bits(s, coeffs), strict=True))
+
+        return Piece(c, poly=poly, aux=labels, fill=fill)

@@ -52,7 +52,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -209,13 +209,6 @@ class ReducedHuboFormulation(HuboFormulation):
 
     def encode_piece(self, c: Constraint, model: Model) -> Piece:
         return reduce_piece(super().encode_piece(c, model), model, self.strength_scale)
-
-    def aux_values(self, piece: Piece, edges: Sequence[bool]) -> dict[int, int]:
-        # The HUBO's own auxiliary (a point's y) comes first; products are filled by
-        # Model.complete from their pairs.
-        if len(piece.aux) == len(piece.gates):
-            return {}
-        return super().aux_values(piece, edges)
 
     def params(self) -> dict[str, object]:
         return {**super().params(), "strength_scale": self.strength_scale}
