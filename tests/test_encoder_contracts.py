@@ -33,6 +33,8 @@ from slitherbench.formulations.base import (
     Constraint,
     Formulation,
     FormUnavailable,
+    add_poly,
+    base_constraints,
     evaluate,
     with_products,
 )
@@ -43,6 +45,7 @@ from slitherbench.formulations.penalties import (
     slack_coefficients,
 )
 from slitherbench.formulations.reduced import ReducedHuboFormulation, reduce_polynomial
+from slitherbench.formulations.variables import VARIABLES
 from slitherbench.puzzle import Puzzle
 
 # Mutation testing runs these whatever their measured time (pyproject's [tool.mutmut]).
@@ -250,6 +253,33 @@ def _degrees(model: Model) -> dict[str, int]:
         d = max((len(t) for t in p.poly or ()), default=0)
         out[p.constraint.kind] = max(out.get(p.constraint.kind, 0), d)
     return out
+
+
+@pytest.mark.parametrize("variables", sorted(VARIABLES))
+@pytest.mark.parametrize("board", ["no_square", "colorlink", "triangular"])
+def test_each_edge_expression_is_the_edge(board: str, variables: str) -> None:
+    """The variables' contract the encoders are written against: on the labels
+    ``assign(edges)`` gives, every edge's expression is that edge's value, ``edges_of``
+    gives the edges back, and a row's terms and left-hand side are its edges' expressions."""
+    puzzle = puzzles()[board]
+    v = VARIABLES[variables](puzzle)
+    v.prepare([], lambda n: tuple(range(10**6, 10**6 + n)))  # no face rule: no labels added
+    assert v.extra == () and v.count == (
+        puzzle.num_faces if variables == "face" else puzzle.num_edges
+    )
+    for edges in edge_sets(puzzle, 6, seed=3):
+        sample = v.assign(edges)
+        assert set(sample) == set(range(v.count))
+        assert [evaluate(v.edge(e), sample) for e in range(puzzle.num_edges)] == list(edges)
+        assert v.edges_of(sample) == list(edges)
+    for c in base_constraints(puzzle):
+        if c.faces:  # a row on face colours: over the faces themselves (edge forms relabel it)
+            continue
+        assert v.terms(c) == [v.edge(e) for e in c.edges]
+        lhs: dict = {}
+        for e, a in c.linear().items():
+            add_poly(lhs, v.edge(e), a)
+        assert v.lhs(c) == lhs
 
 
 def test_the_face_forms_pieces_have_their_documented_degrees() -> None:

@@ -62,7 +62,6 @@ from .polynomial import (  # noqa: F401  (re-exported)
     evaluate,
     poly_mul,
     square_linear,
-    sum_edges,
     with_products,
 )
 from .variables import VARIABLES, Variables

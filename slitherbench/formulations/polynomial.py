@@ -91,6 +91,3 @@ class Gate(NamedTuple):
     v: int
     strength: int
 
-
-def sum_edges(edges: Iterable[int]) -> dict[int, int]:
-    return dict.fromkeys(edges, 1)
