@@ -90,4 +90,3 @@ class Gate(NamedTuple):
     u: int
     v: int
     strength: int
-
