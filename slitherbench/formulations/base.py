@@ -171,7 +171,7 @@ class Formulation(ABC):
         variables = model.variables
         if not variables.takes(c):
             raise self.unencodable(c)
-        special = self.face_encodings.get(c.shape) if variables.name == "face" else None
+        special = self.face_encodings.get(c.shape) if model.faces else None
         if special is not None:
             return special(c, model, self.weight(c))
         return self.encode(c, model)
@@ -290,7 +290,7 @@ class Model:
     @property
     def face_labels(self) -> tuple[int, ...]:
         """An edge form's face variables, made for a rule on faces (No-Square) alone."""
-        return self.variables.extra if self.variables.name == "edge" else ()
+        return self.variables.extra  # face variables add none
 
     @property
     def faces(self) -> bool:

@@ -52,12 +52,18 @@ def squared_piece(c: Constraint, model: Model, weight: int, target: int) -> Piec
 def at_most_one_piece(c: Constraint, model: Model, weight: int) -> Piece:
     """The sum over pairs of terms of their products: 0 exactly when at most one is on
     (Colorlink's one colour per edge); quadratic on edges, quartic on faces, no auxiliary."""
+    poly: Poly = {}
+    for a, b in combinations(_terms_by_label(c, model), 2):
+        add_poly(poly, poly_mul(a, b), weight)
+    return Piece(c, poly=poly)
+
+
+def _terms_by_label(c: Constraint, model: Model) -> list[Poly]:
+    """The row's terms in the order of their labels (edges or faces): the order the edge
+    forms always built these penalties in, so the pieces' terms keep their order."""
     terms = model.variables.terms(c)
     order = sorted(range(len(terms)), key=(c.faces or c.edges).__getitem__)
-    poly: Poly = {}
-    for i, j in combinations(order, 2):
-        add_poly(poly, poly_mul(terms[i], terms[j]), weight)
-    return Piece(c, poly=poly)
+    return [terms[i] for i in order]
 
 
 def product_piece(c: Constraint, model: Model, weight: int) -> Piece:
@@ -159,9 +165,7 @@ def exact_degree_poly(terms: Sequence[Poly]) -> Poly:
 def exact_degree_piece(c: Constraint, model: Model, weight: int) -> Piece:
     """The HUBO's degree rule with no auxiliary (:func:`exact_degree_poly` of the row's
     terms, in label order); also the HUBO's face channel (a sum of three in {0, 2})."""
-    terms = model.variables.terms(c)
-    order = sorted(range(len(terms)), key=(c.faces or c.edges).__getitem__)
-    poly = exact_degree_poly([terms[i] for i in order])
+    poly = exact_degree_poly(_terms_by_label(c, model))
     return Piece(c, poly={t: weight * a for t, a in poly.items()})
 
 

@@ -103,7 +103,7 @@ class EdgeVariables(Variables):
         return {(e,): 1}
 
     def terms(self, c: Constraint) -> list[Poly]:
-        return [{(label,): 1} for label in c.edges]
+        return [self.edge(label) for label in c.edges]
 
     def lhs(self, c: Constraint) -> Poly:
         # A row is over labels here (over_labels made a face rule's rows over the face
