@@ -122,6 +122,12 @@ SUITES = {
     # Tuning trains here: generated boards (seeds far from the tiny/small suites' 1-2), so no
     # evaluation suite (Loopy corpus, reference10, tiny, small) shares a puzzle with it.
     "training": lambda: [generated(n, n, 1001) for n in (5, 6, 7)],
+    # Tuning for the paper-grade run trains at its evaluation's sizes: the corpus's last two
+    # 7x7 and last two 10x10 Loopy puzzles (the evaluation suites take the first of each size).
+    "training_full": lambda: (
+        [p for p in loopy_dev() if p.size_label == "7x7"][-2:]
+        + [p for p in loopy_dev() if p.size_label == "10x10"][-2:]
+    ),
     "frontier": _frontier,
     # The survey's sizes (11x11, 19x11, 25x15, 37x21, 32x46 cells), two generated boards each.
     "survey": lambda: list(shipped("survey")),

@@ -6,6 +6,8 @@ sweeps) to minimise TTS99 on a training suite of generated puzzles that no evalu
 contains. Each Optuna trial runs the iterative method on every training puzzle and seed;
 TTS99 uses tau = the time budget and p = (solved + 0.5) / (ran + 1), so that settings that
 solve nothing are still ranked (by how close they came: never better than any that solved).
+A new study's first trial is the cell's own (untuned) setting, so the tuned setting is never
+worse than the untuned one on the training suite, and the written file says whether it beat it.
 The study lives in ``<results_dir>/optuna.db`` (SQLite): a re-run adds only the missing trials.
 The best settings go to ``<tuned_dir>/<form>_<backend>.yaml`` with the study's provenance;
 ``experiment=hubo_vs_qubo tuned=true`` runs the comparison with them.
@@ -82,6 +84,8 @@ def tune_cell(
         direction="minimize",
         sampler=optuna.samplers.TPESampler(seed=int(cfg.tune.seed)),
     )
+    if not study.trials:
+        study.enqueue_trial(untuned_params(spec, effort), user_attrs={"untuned": True})
     done = sum(t.state == optuna.trial.TrialState.COMPLETE for t in study.trials)
     left = max(0, int(cfg.tune.n_trials) - done)
     print(f"tuning {label}: {done} trials done, {left} to run", file=sys.stderr, flush=True)
@@ -106,6 +110,29 @@ def tune_cell(
     return write_tuned(study, spec, effort, cfg, puzzles)
 
 
+def untuned_params(spec: dict[str, Any], effort: dict) -> dict[str, int]:
+    """The cell's own setting of the searched parameters (its config's weights and effort).
+
+    A value outside the search range is kept as it is (Optuna warns): the baseline is the
+    setting the untuned cell runs, not the nearest point of the range."""
+    cell = compose_cell(spec)
+    weights = cell.formulation.params()
+    out = {f"{k}_weight": int(weights[f"{k}_weight"]) for k in ("clue", "degree", "cut")}
+    out.update({name: int(cell.backend.params[name]) for name in effort})
+    return out
+
+
+def _untuned_trial(study: optuna.Study) -> optuna.trial.FrozenTrial | None:
+    return next(
+        (
+            t
+            for t in study.trials
+            if t.user_attrs.get("untuned") and t.state == optuna.trial.TrialState.COMPLETE
+        ),
+        None,
+    )
+
+
 def _pruned_reason(study: optuna.Study) -> str:
     return next(
         (str(t.user_attrs.get("reason", "")) for t in study.trials if t.user_attrs.get("reason")),
@@ -117,6 +144,7 @@ def write_tuned(
     study: optuna.Study, spec: dict, effort: dict, cfg: DictConfig, puzzles: list[Puzzle]
 ) -> dict:
     best = study.best_trial
+    base = _untuned_trial(study)
     out = {
         "formulation_params": {k: v for k, v in best.params.items() if k.endswith("_weight")},
         "backend_params": {k: v for k, v in best.params.items() if k in effort},
@@ -126,6 +154,11 @@ def write_tuned(
             "best_tts99_s": best.value,
             "best_solved": best.user_attrs.get("solved"),
             "best_ran": best.user_attrs.get("ran"),
+            # the cell's own setting on the same suite (None: a study made before the baseline)
+            "untuned_tts99_s": None if base is None else base.value,
+            "untuned_solved": None if base is None else base.user_attrs.get("solved"),
+            "untuned_ran": None if base is None else base.user_attrs.get("ran"),
+            "beats_untuned": None if base is None else bool(best.value < base.value),
             "objective": "TTS99, tau = time_limit_s, p = (solved + 0.5) / (ran + 1)",
             "training_puzzles": [p.name for p in puzzles],
             "repetitions": int(cfg.repetitions),
@@ -141,8 +174,14 @@ def write_tuned(
     path.parent.mkdir(parents=True, exist_ok=True)
     head = f"# Written by experiment=tune ({study.study_name}); edit by running it again.\n"
     path.write_text(head + OmegaConf.to_yaml(OmegaConf.create(out)))
+    versus = (
+        ""
+        if base is None
+        else f" (untuned {base.value:.3g} s: {'beaten' if best.value < base.value else 'not beaten'})"
+    )
     print(
-        f"{study.study_name}: best TTS99 {best.value:.3g} s with {json.dumps(best.params)} -> {path}"
+        f"{study.study_name}: best TTS99 {best.value:.3g} s{versus} with "
+        f"{json.dumps(best.params)} -> {path}"
     )
     return out
 

@@ -12,7 +12,7 @@ from omegaconf import OmegaConf
 from slitherbench.app import CONF_DIR, run_experiment
 from slitherbench.library import get_suite
 from slitherbench.plan import resolve_cells
-from slitherbench.tune import run_tuning
+from slitherbench.tune import run_tuning, untuned_params
 
 
 def _cfg(*overrides: str):
@@ -24,6 +24,53 @@ def test_training_suite_shares_no_puzzle_with_the_evaluation_suites() -> None:
     train = {tuple(p.to_rows()) for p in get_suite("training")}
     for name in ("loopy_dev", "reference10", "tiny", "small", "mixed"):
         assert train.isdisjoint(tuple(p.to_rows()) for p in get_suite(name))
+
+
+def _evaluated_with_tuned_settings() -> set[str]:
+    """The suites of the experiments that run tuned settings, read from their configs."""
+    names = set()
+    for path in sorted((CONF_DIR / "experiment").glob("*.yaml")):
+        name = path.stem
+        if name.startswith("tune"):
+            continue
+        cfg = _cfg(f"experiment={name}")
+        if cfg.puzzle.get("name"):
+            names.add(str(cfg.puzzle.name))
+    return names
+
+
+def test_the_full_training_suite_is_at_the_evaluation_sizes_and_never_evaluated() -> None:
+    train = get_suite("training_full")
+    assert sorted({p.size_label for p in train}) == ["10x10", "7x7"]
+    rows = {tuple(p.to_rows()) for p in train}
+    assert len(rows) == 4
+    evaluated = _evaluated_with_tuned_settings()
+    assert {"headline", "mixed", "frontier", "reference10"} <= evaluated
+    for name in evaluated - {"loopy_dev", "training", "training_full"}:
+        square = [p for p in get_suite(name) if p.is_square]  # training boards are square
+        leaked = [p.name for p in square if tuple(p.to_rows()) in rows]
+        assert not leaked, f"suite {name} evaluates on training boards {leaked}"
+    cfg = _cfg("experiment=tune_full")
+    assert cfg.puzzle.name == "training_full"
+    full = _cfg("experiment=hubo_vs_qubo_full")
+    assert cfg.time_limit_s == full.time_limit_s and cfg.max_iterations == full.max_iterations
+    assert OmegaConf.to_container(cfg.cells) == OmegaConf.to_container(full.cells)
+
+
+def test_a_new_study_starts_from_the_untuned_setting() -> None:
+    spec = {
+        "formulation": "hubo",
+        "backend": "openjij",
+        "formulation_params": {"degree_mode": "exact", "cut_weight": 2},
+        "backend_params": {"num_sweeps": 10000},
+    }
+    effort = {"num_sweeps": (1000, 60000)}
+    assert untuned_params(spec, effort) == {
+        "clue_weight": 1,
+        "degree_weight": 1,
+        "cut_weight": 2,
+        "num_sweeps": 10000,
+    }
 
 
 @pytest.mark.slow
@@ -47,6 +94,12 @@ def test_tune_writes_settings_that_the_comparison_runs(tmp_path: Path, capsys) -
         "gen-3x3-s1",
         "gen-4x4-s1",
     ]
+    # the first setting tried is the cell's own: the file says how the best compares with it
+    assert written.study.untuned_ran == 2 and isinstance(written.study.beats_untuned, bool)
+    assert written.study.best_tts99_s <= written.study.untuned_tts99_s
+    assert written.study.beats_untuned == (
+        written.study.best_tts99_s < written.study.untuned_tts99_s
+    )
     # Resumable: the same budget again runs nothing new.
     run_tuning(cfg)
     assert "hubo_sa: 2 trials done, 0 to run" in capsys.readouterr().err
