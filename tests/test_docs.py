@@ -134,6 +134,59 @@ def test_the_published_example_page_equals_a_fresh_publish_from_its_store(
         assert f"(example/{png.name})" in page.read_text()
 
 
+BENCHMARK_PAGES = sorted(rows.parent for rows in (DOCS / "findings").glob("*/rows.csv"))
+
+
+@pytest.mark.parametrize("assets", BENCHMARK_PAGES, ids=lambda p: p.name)
+def test_a_benchmark_page_equals_a_fresh_publish_from_its_rows(
+    assets: Path, tmp_path: Path
+) -> None:
+    """A page a benchmark script published (docs/findings/NAME/rows.csv beside NAME.md),
+    written again from its committed rows by the command it names: the same page."""
+    page = assets.parent / f"{assets.name}.md"
+    line = re.search(r"Written by `python (experiments/\S+\.py) (.+?)`", page.read_text())
+    assert line, f"{page} does not say which command wrote it"
+    args = shlex.split(line[2])
+    assert args[args.index("--rows") + 1] == f"docs/findings/{assets.name}/rows.csv"
+    assert args[args.index("--publish") + 1] == f"docs/findings/{assets.name}"
+    args[args.index("--publish") + 1] = str(tmp_path / assets.name)
+    run = subprocess.run(
+        [sys.executable, line[1], *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    again = f"regenerate it: python {line[1]} {line[2]}"
+    assert (tmp_path / f"{assets.name}.md").read_text() == page.read_text(), again
+    assert (tmp_path / assets.name / "rows.csv").read_text() == (assets / "rows.csv").read_text()
+    for png in (tmp_path / assets.name).glob("*.png"):
+        assert (assets / png.name).exists() and f"({assets.name}/{png.name})" in page.read_text()
+
+
+def test_a_benchmark_page_takes_every_fact_from_its_rows(tmp_path: Path) -> None:
+    """Provenance read from the rows' stamp columns, not from the clock or the checkout."""
+    import pandas as pd
+
+    from slitherbench import benchmark_page
+
+    rows = pd.DataFrame(
+        {
+            "seconds": [0.5, 0.7],
+            "measured_utc": ["2026-11-30 10:00", "2026-11-30 10:00"],
+            "git_commit": ["0a63d1db6546", "0a63d1db6546"],
+            "cpu": ["AMD EPYC", "AMD EPYC"],
+            "cpu_count": [2, 2],
+            "gpu": ["", ""],
+            "python": ["3.11.7", "3.11.7"],
+            "version_highspy": ["1.16.0", "1.16.0"],
+        }
+    )
+    table = benchmark_page.provenance_table(rows, "python experiments/x.py")
+    assert "| measured (UTC) | 2026-11-30 10:00 |" in table
+    assert "`0a63d1db6546`" in table and "AMD EPYC, 2 logical CPUs; GPU: none" in table
+    assert "highspy 1.16.0" in table and "| rows | 2 |" in table
+    rows.to_csv(tmp_path / "rows.csv", index=False)
+    assert benchmark_page.read_rows(tmp_path / "rows.csv").equals(rows)
+
+
 def test_a_published_page_takes_every_fact_from_the_store(tmp_path: Path) -> None:
     """Provenance read from the records, not from the clock or the checkout."""
     from slitherbench import publish

@@ -44,9 +44,14 @@ RUNS = [
     QuickRun("bench_exact.py", ("--quick", "--out", "{tmp}"), NOT_JUDGED, ("bench_exact.csv",)),
     QuickRun(
         "bench_exact_families.py",
-        ("--quick", "--out", "{tmp}"),
+        ("--quick", "--out", "{tmp}", "--publish", "{tmp}/pub/exact_families"),
         "ratio to CP-SAT's circuit model",
-        ("bench_exact_families.csv",),
+        (
+            "bench_exact_families.csv",
+            "pub/exact_families.md",
+            "pub/exact_families/rows.csv",
+            "pub/exact_families/exact_families.png",
+        ),
     ),
     QuickRun(
         "bench_exact_targets.py",
