@@ -135,13 +135,12 @@ def figure(df: pd.DataFrame, dest: Path) -> Path:
     return path
 
 
-def publish(df: pd.DataFrame, dest: Path, command: str) -> Path:
+def publish(df: pd.DataFrame, dest: Path) -> Path:
     dest.mkdir(parents=True, exist_ok=True)
     return benchmark_page.write_page(
         dest,
         df,
         title="Exact solvers: every family on the corpus",
-        command=command,
         regenerate=f"{COMMAND} --rows docs/findings/{dest.name}/rows.csv --publish "
         f"docs/findings/{dest.name}",
         sections=page_sections(df),
@@ -154,13 +153,9 @@ def main() -> int:
     ap.add_argument("--out", type=Path, help="default: results/benchmarks (--quick: a temp dir)")
     ap.add_argument("--sizes", default="", help="comma-separated board sizes (default: all)")
     ap.add_argument("--quick", action="store_true", help="the first 5x5 board only")
-    ap.add_argument("--publish", type=Path, help="write the findings page DEST.md and DEST/")
-    ap.add_argument("--rows", type=Path, help="publish from these rows (no solving)")
+    benchmark_page.add_options(ap)
     args = ap.parse_args()
-    if args.rows:
-        if not args.publish:
-            ap.error("--rows needs --publish")
-        print(f"page: {publish(benchmark_page.read_rows(args.rows), args.publish, COMMAND)}")
+    if benchmark_page.publish_from_rows(args, ap, publish):
         return 0
     out = args.out or (
         Path(tempfile.mkdtemp(prefix="bench_exact_families-"))
@@ -183,7 +178,9 @@ def main() -> int:
             rows.append({"puzzle": p.name, "size": p.size_label, "path": path,
                          "status": status, "seconds": wall, "matches_corpus": ok})  # fmt: skip
         print(p.name, {k: f"{v[0]} {v[1]:.3f}s" for k, v in runs.items()}, flush=True)
-    df = benchmark_page.stamp(pd.DataFrame(rows), PACKAGES)
+    shown = " ".join([COMMAND, *(["--quick"] if args.quick else []),
+                      *([f"--sizes {args.sizes}"] if args.sizes else [])])  # fmt: skip
+    df = benchmark_page.stamp(pd.DataFrame(rows), PACKAGES, shown)
     out.mkdir(parents=True, exist_ok=True)
     df.to_csv(out / "bench_exact_families.csv", index=False)
     print(f"rows: {out / 'bench_exact_families.csv'}")
@@ -195,9 +192,7 @@ def main() -> int:
     print("median seconds (solve + uniqueness):\n" + med.round(4).to_string())
     print("ratio to CP-SAT's circuit model:\n" + ratio.round(3).to_string())
     if args.publish:
-        shown = " ".join([COMMAND, *(["--quick"] if args.quick else []),
-                          *([f"--sizes {args.sizes}"] if args.sizes else [])])  # fmt: skip
-        print(f"page: {publish(df, args.publish, shown)}")
+        print(f"page: {publish(df, args.publish)}")
     bad = df[(df.status != "unique") | ~df.matches_corpus]
     if len(bad):
         print("NOT unique or not the corpus answer:\n" + bad.to_string())

@@ -11,10 +11,11 @@ compares), so a number on the page is a number in the rows.
 >>> import tempfile
 >>> from pathlib import Path
 >>> import pandas as pd
->>> rows = stamp(pd.DataFrame({"size": ["5x5", "7x7"], "seconds": [0.01, 0.02]}), ())
+>>> measured = pd.DataFrame({"size": ["5x5", "7x7"], "seconds": [0.01, 0.02]})
+>>> rows = stamp(measured, (), command="python experiments/demo.py")
 >>> dest = Path(tempfile.mkdtemp()) / "demo"
 >>> page = write_page(
-...     dest, rows, title="Demo", command="python experiments/demo.py",
+...     dest, rows, title="Demo",
 ...     regenerate="python experiments/demo.py --publish docs/findings/demo",
 ...     sections=[("Results", grid_markdown(rows[["size", "seconds"]], "Seconds per size."))],
 ... )
@@ -24,7 +25,8 @@ compares), so a number on the page is a number in the rows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import argparse
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -32,18 +34,28 @@ import pandas as pd
 from .provenance import provenance
 from .render import grid_markdown
 
-__all__ = ["grid_markdown", "provenance_table", "read_rows", "stamp", "write_page"]
+__all__ = [
+    "add_options",
+    "grid_markdown",
+    "provenance_table",
+    "publish_from_rows",
+    "read_rows",
+    "stamp",
+    "write_page",
+]
 
 # Columns :func:`stamp` adds; the page's provenance table reads them back.
-STAMP = ("measured_utc", "git_commit", "cpu", "cpu_count", "gpu", "python")
+STAMP = ("command", "measured_utc", "git_commit", "cpu", "cpu_count", "gpu", "python")
 
 
-def stamp(rows: pd.DataFrame, packages: Sequence[str]) -> pd.DataFrame:
-    """``rows`` with the machine, commit, date and the named packages' versions on each row."""
+def stamp(rows: pd.DataFrame, packages: Sequence[str], command: str) -> pd.DataFrame:
+    """``rows`` with the command that measured them, the machine, commit, date and the named
+    packages' versions on each row."""
     info = provenance(tuple(packages))
     out = rows.copy()
+    out["command"] = command
     out["measured_utc"] = pd.Timestamp.now(tz="UTC").strftime("%Y-%m-%d %H:%M")
-    for key in STAMP[1:]:
+    for key in STAMP[2:]:
         out[key] = info[key]
     for key, value in info.items():
         if key.startswith("version_"):
@@ -51,11 +63,29 @@ def stamp(rows: pd.DataFrame, packages: Sequence[str]) -> pd.DataFrame:
     return out
 
 
+def add_options(ap: argparse.ArgumentParser) -> None:
+    """A benchmark script's ``--publish DEST`` and ``--rows CSV`` options."""
+    ap.add_argument("--publish", type=Path, help="write the findings page DEST.md and DEST/")
+    ap.add_argument("--rows", type=Path, help="with --publish: the page from these rows, no run")
+
+
+def publish_from_rows(
+    args: argparse.Namespace, ap: argparse.ArgumentParser, publish: Callable[..., Path]
+) -> bool:
+    """With ``--rows``: write the page from the committed rows and say so (True: done)."""
+    if not args.rows:
+        return False
+    if not args.publish:
+        ap.error("--rows needs --publish")
+    print(f"page: {publish(read_rows(args.rows), args.publish)}")
+    return True
+
+
 def read_rows(path: Path) -> pd.DataFrame:
     """Rows as a page was written from them (``--rows``): the CSV, with the stamp's text kept
     as text (a version "1.10" is not the number 1.1, an empty GPU field not a missing value)."""
     header = pd.read_csv(path, nrows=0).columns
-    text = [c for c in header if c.startswith("version_") or c in STAMP and c != "cpu_count"]
+    text = [c for c in header if c.startswith("version_") or (c in STAMP and c != "cpu_count")]
     rows = pd.read_csv(path)
     if text:
         kept = pd.read_csv(path, usecols=list(text), dtype=str, keep_default_na=False)
@@ -70,8 +100,9 @@ def _distinct(rows: pd.DataFrame, column: str) -> str:
     return ", ".join(f"`{v}`" for v in values) or "not recorded"
 
 
-def provenance_table(rows: pd.DataFrame, command: str) -> str:
+def provenance_table(rows: pd.DataFrame) -> str:
     """Where and with what the rows were measured, read from their stamp columns."""
+    commands = sorted({str(v) for v in rows.get("command", pd.Series(dtype=str)).dropna()})
     dates = sorted({str(v) for v in rows.get("measured_utc", pd.Series(dtype=str)).dropna()})
     cpus = rows.drop_duplicates([c for c in ("cpu", "cpu_count") if c in rows])
     hardware = "; ".join(
@@ -84,7 +115,7 @@ def provenance_table(rows: pd.DataFrame, command: str) -> str:
         for c in sorted(c for c in rows if c.startswith("version_"))
     )
     table = [
-        ("command", f"`{command}`"),
+        ("command", "; ".join(f"`{c}`" for c in commands) or "not recorded"),
         ("measured (UTC)", ", ".join(dates) or "not recorded"),
         ("git commit(s)", _distinct(rows, "git_commit")),
         ("hardware", f"{hardware}; GPU: {gpus if gpus != 'not recorded' else 'none'}"),
@@ -100,7 +131,6 @@ def write_page(
     rows: pd.DataFrame,
     *,
     title: str,
-    command: str,
     regenerate: str,
     sections: Sequence[tuple[str, str]],
     figures: Sequence[Path] = (),
@@ -121,7 +151,7 @@ def write_page(
         "",
         "## How it was made",
         "",
-        provenance_table(rows, command),
+        provenance_table(rows),
     ]
     for heading, body in sections:
         parts += [f"## {heading}", "", body.rstrip("\n"), ""]

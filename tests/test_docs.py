@@ -170,6 +170,7 @@ def test_a_benchmark_page_takes_every_fact_from_its_rows(tmp_path: Path) -> None
     rows = pd.DataFrame(
         {
             "seconds": [0.5, 0.7],
+            "command": ["python experiments/x.py", "python experiments/x.py"],
             "measured_utc": ["2026-11-30 10:00", "2026-11-30 10:00"],
             "git_commit": ["0a63d1db6546", "0a63d1db6546"],
             "cpu": ["AMD EPYC", "AMD EPYC"],
@@ -179,7 +180,8 @@ def test_a_benchmark_page_takes_every_fact_from_its_rows(tmp_path: Path) -> None
             "version_highspy": ["1.16.0", "1.16.0"],
         }
     )
-    table = benchmark_page.provenance_table(rows, "python experiments/x.py")
+    table = benchmark_page.provenance_table(rows)
+    assert "| command | `python experiments/x.py` |" in table
     assert "| measured (UTC) | 2026-11-30 10:00 |" in table
     assert "`0a63d1db6546`" in table and "AMD EPYC, 2 logical CPUs; GPU: none" in table
     assert "highspy 1.16.0" in table and "| rows | 2 |" in table

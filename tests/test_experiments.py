@@ -55,9 +55,9 @@ RUNS = [
     ),
     QuickRun(
         "bench_exact_targets.py",
-        ("--quick", "--out", "{tmp}"),
+        ("--quick", "--out", "{tmp}", "--publish", "{tmp}/pub/exact_targets"),
         NOT_JUDGED,
-        ("bench_exact_targets.csv",),
+        ("bench_exact_targets.csv", "pub/exact_targets.md", "pub/exact_targets/rows.csv"),
     ),
     QuickRun(
         "bench_grids.py",
