@@ -4,6 +4,7 @@
     python experiments/bench_store.py --direct --sizes 100000 --parts 5,20,50,100,200 \
         --repeat 3 --no-report
     python experiments/bench_store.py --quick    # 4 trials, seconds: checks the script runs
+    python experiments/bench_store.py --publish docs/findings/store_scale   # and the page
 
 Writes synthetic trials (4 iterations each, 10x10-sized edge strings) with ``ResultStore.write``
 as a run does (compacting every 500 writes and at the end), then measures: write cost per
@@ -12,6 +13,8 @@ the report, and disk use against the same rows in one Parquet file.
 Targets at 100,000 trials: load <= 2 s, resume <= 1 s, report <= 30 s, disk <= 2x.
 Exit code 1 if a target is missed. ``--quick``: 4 trials (20 with ``--direct``), the figures
 reported and the targets not judged, the CSV into a temporary directory unless ``--out`` is given.
+``--publish DEST`` writes the findings page DEST.md from the stamped rows
+(:mod:`slitherbench.benchmark_page`; ``--rows`` writes it again from them).
 """
 
 from __future__ import annotations
@@ -27,12 +30,28 @@ from pathlib import Path
 
 import pandas as pd
 
+from slitherbench import benchmark_page, render
 from slitherbench.record import Iteration, Trial
 from slitherbench.report import build_report
 from slitherbench.results import load
 from slitherbench.store import ResultStore
 
 TARGETS = {"load_s": 2.0, "resume_s": 1.0, "report_s": 30.0, "disk_ratio": 2.0}
+TARGET_TRIALS = 100_000  # the targets are set at this size
+COMMAND = "python experiments/bench_store.py"
+PACKAGES = ("pyarrow", "pandas")
+COLUMNS = {
+    "trials": "trials",
+    "iterations": "iterations",
+    "parts": "parts (direct)",
+    "write_ms_first_1k": "write per trial, first 1,000 (ms)",
+    "write_ms_last_1k": "write per trial, last 1,000 (ms)",
+    "final_compaction_s": "final compaction (s)",
+    "load_s": "load (s)",
+    "resume_s": "resume decision (s)",
+    "report_s": "report (s)",
+    "disk_ratio": "disk vs one file",
+}
 CELLS = [("hubo[aux]", "openjij"), ("qubo", "openjij"), ("hubo[aux]", "sa"), ("qubo", "sa")]
 
 
@@ -169,6 +188,55 @@ def bench(n: int, root: Path) -> dict[str, float]:
     }
 
 
+def verdicts(df: pd.DataFrame) -> list[tuple[str, float, float, bool]]:
+    """(measure, target, value, met) at the targets' size, for each target measured there."""
+    at = df[df.trials == TARGET_TRIALS]
+    out = []
+    for name, target in TARGETS.items():
+        if name in at and at[name].notna().any():
+            value = float(at[name].max())  # the worst of the runs at that size
+            out.append((name, target, value, value <= target))
+    return out
+
+
+def page_sections(df: pd.DataFrame) -> list[tuple[str, str]]:
+    shown = df[[c for c in COLUMNS if c in df and df[c].notna().any()]]
+    table = shown.map(lambda v: render.fmt(v) if isinstance(v, float) else f"{v:,}")
+    table.columns = [COLUMNS[c] for c in shown.columns]
+    caption = (
+        "Synthetic trials (1-8 iterations each, 10x10-sized edge strings) written through "
+        "`ResultStore.write` as a run writes them (compacting every 500 writes and at the end); "
+        "with `--direct`, written straight into parts and only the reading side timed."
+    )
+    found = verdicts(df)
+    lines = [
+        {
+            "measure": COLUMNS[name],
+            "target": f"<= {render.fmt(target)}",
+            "at 100,000 trials": render.fmt(value),
+            "verdict": "met" if met else f"**missed by {render.fmt(value - target)}**",
+        }
+        for name, target, value, met in found
+    ]
+    targets = (
+        render.grid_markdown(pd.DataFrame(lines), "The worst run at 100,000 trials.")
+        if lines
+        else "No run at 100,000 trials in these rows: not judged.\n"
+    )
+    return [("Per run", render.grid_markdown(table, caption)), ("Targets", targets)]
+
+
+def publish(df: pd.DataFrame, dest: Path) -> Path:
+    return benchmark_page.write_page(
+        dest,
+        df,
+        title="The results store at campaign scale",
+        regenerate=f"{COMMAND} --rows docs/findings/{dest.name}/rows.csv --publish "
+        f"docs/findings/{dest.name}",
+        sections=page_sections(df),
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sizes", help="comma-separated trial counts (default 1000,10000,100000)")
@@ -189,7 +257,10 @@ def main() -> int:
     )
     ap.add_argument("--repeat", type=int, default=1, help="with --direct: median of N reads")
     ap.add_argument("--no-report", action="store_true", help="with --direct: skip the report")
+    benchmark_page.add_options(ap)
     args = ap.parse_args()
+    if benchmark_page.publish_from_rows(args, ap, publish):
+        return 0
     # --quick: 4 trials (one board's cells: the report's smallest case); --direct splits the
     # records into --parts files, so it needs a trial per part at least.
     quick_size = "20" if args.direct else "4"
@@ -216,8 +287,15 @@ def main() -> int:
             shutil.rmtree(tmp, ignore_errors=True)
         print(pd.DataFrame(rows).round(3).to_string(index=False), flush=True)
     out.mkdir(parents=True, exist_ok=True)
-    pd.DataFrame(rows).to_csv(out / "bench_store.csv", index=False)
+    flags = [f"--sizes {sizes}", *(["--quick"] if args.quick else [])]
+    if args.direct:
+        flags += ["--direct", f"--parts {args.parts}", f"--repeat {args.repeat}"]
+        flags += ["--no-report"] if args.no_report else []
+    stamped = benchmark_page.stamp(pd.DataFrame(rows), PACKAGES, " ".join([COMMAND, *flags]))
+    stamped.to_csv(out / "bench_store.csv", index=False)
     print(f"rows: {out / 'bench_store.csv'}")
+    if args.publish:
+        print(f"page: {publish(stamped, args.publish)}")
     big = rows[-1]
     ok = True
     for name, target in TARGETS.items():

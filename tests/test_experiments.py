@@ -68,7 +68,12 @@ RUNS = [
     QuickRun("bench_grids.py", ("--quick", "--hubo-exact"), "beyond the square"),
     QuickRun("bench_overhead.py", ("--quick",), NOT_JUDGED),
     QuickRun("bench_compaction.py", ("--quick",), NOT_JUDGED),
-    QuickRun("bench_store.py", ("--quick", "--out", "{tmp}"), NOT_JUDGED, ("bench_store.csv",)),
+    QuickRun(
+        "bench_store.py",
+        ("--quick", "--out", "{tmp}", "--publish", "{tmp}/pub/store_scale"),
+        NOT_JUDGED,
+        ("bench_store.csv", "pub/store_scale.md", "pub/store_scale/rows.csv"),
+    ),
     QuickRun(
         "bench_store.py", ("--quick", "--direct", "--no-report", "--out", "{tmp}"), NOT_JUDGED
     ),
