@@ -3,11 +3,13 @@ and the exact iterative method's iteration counts.
 
     python experiments/bench_exact.py [--out results/benchmarks]
     python experiments/bench_exact.py --quick    # one 5x5 board, seconds: checks the script runs
+    python experiments/bench_exact.py --publish docs/findings/exact_circuit   # and the page
 
 Targets (2 cores): median under 0.2 s at 10x10 and under 1 s at 20x36. Exit code 1 if missed.
 ``--quick`` reports the same figures on the corpus' first 5x5 board without judging them
 (into a temporary directory unless ``--out`` is given). A wrong or unproved answer fails
-either way.
+either way. ``--publish DEST`` writes the findings page DEST.md from the stamped rows
+(:mod:`slitherbench.benchmark_page`; ``--rows`` writes it again from them).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from slitherbench import benchmark_page, render
 from slitherbench.backends.exact import ExactBackend
 from slitherbench.exact import solve_exact
 from slitherbench.formulations import ConsFormulation
@@ -29,13 +32,87 @@ from slitherbench.provenance import provenance
 from slitherbench.runner import run_trial
 
 TARGETS = {"10x10": 0.2, "20x36": 1.0}
+COMMAND = "python experiments/bench_exact.py"
+PACKAGES = ("ortools",)
+
+
+def per_size(df: pd.DataFrame) -> pd.DataFrame:
+    g = df.groupby("size", sort=False)
+    return pd.DataFrame(
+        {
+            "puzzles": g.size(),
+            "unique": g.status.apply(lambda s: int((s == "unique").sum())),
+            "median_s": g.exact_s.median().round(3),
+            "max_s": g.exact_s.max().round(3),
+            "iter_median": g.iterative_iterations.median(),
+            "iter_max": g.iterative_iterations.max(),
+            "iterative_median_s": g.iterative_s.median().round(3),
+        }
+    )
+
+
+def page_sections(df: pd.DataFrame) -> list[tuple[str, str]]:
+    t = per_size(df)
+    table = pd.DataFrame(
+        {
+            "size": t.index,
+            "puzzles": t.puzzles.values,
+            "proved unique": t.unique.values,
+            "median s": [render.fmt(float(v)) for v in t.median_s],
+            "max s": [render.fmt(float(v)) for v in t.max_s],
+            "iterative method: median / max iterations": [
+                f"{render.fmt(float(a))} / {render.fmt(float(b))}"
+                for a, b in zip(t.iter_median, t.iter_max, strict=True)
+            ],
+            "iterative method: median s": [render.fmt(float(v)) for v in t.iterative_median_s],
+        }
+    )
+    caption = (
+        "CP-SAT's circuit model (`AddCircuit` plus the redundant degree rule per point): solve "
+        "and uniqueness proof per corpus puzzle; the exact iterative method (CP-SAT at each "
+        "iteration, loop cuts) on the same puzzles. Answers equal to the corpus solution: "
+        f"{int(df.matches_corpus.astype(bool).sum())}/{len(df)}."
+    )
+    lines = []
+    for size, limit in TARGETS.items():
+        if size in t.index:
+            med = float(t.loc[size, "median_s"])
+            verdict = "met" if med < limit else f"**missed by {render.fmt(med - limit)} s**"
+            lines.append(
+                {
+                    "size": size,
+                    "target": f"median < {render.fmt(limit)} s",
+                    "measured": f"{render.fmt(med)} s",
+                    "verdict": verdict,
+                }
+            )
+    targets = (
+        render.grid_markdown(pd.DataFrame(lines), "")
+        if lines
+        else "No board of a target size in these rows: not judged.\n"
+    )
+    return [("Per size", render.grid_markdown(table, caption)), ("Targets", targets)]
+
+
+def publish(df: pd.DataFrame, dest: Path) -> Path:
+    return benchmark_page.write_page(
+        dest,
+        df,
+        title="Exact solvers: CP-SAT's circuit model on the corpus",
+        regenerate=f"{COMMAND} --rows docs/findings/{dest.name}/rows.csv --publish "
+        f"docs/findings/{dest.name}",
+        sections=page_sections(df),
+    )
 
 
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, help="default: results/benchmarks (--quick: a temp dir)")
     ap.add_argument("--quick", action="store_true", help="one 5x5 board; report without judging")
+    benchmark_page.add_options(ap)
     args = ap.parse_args()
+    if benchmark_page.publish_from_rows(args, ap, publish):
+        return 0
     out = args.out or (
         Path(tempfile.mkdtemp(prefix="bench_exact-")) if args.quick else Path("results/benchmarks")
     )
@@ -57,22 +134,14 @@ def main() -> int:
                 "iterative_s": time.perf_counter() - t0,
             }
         )
-    df = pd.DataFrame(rows)
+    shown = " ".join([COMMAND, *(["--quick"] if args.quick else [])])
+    df = benchmark_page.stamp(pd.DataFrame(rows), PACKAGES, shown)
     out.mkdir(parents=True, exist_ok=True)
     df.to_csv(out / "bench_exact.csv", index=False)
     print(f"rows: {out / 'bench_exact.csv'}")
-    g = df.groupby("size", sort=False)
-    table = pd.DataFrame(
-        {
-            "puzzles": g.size(),
-            "unique": g.status.apply(lambda s: int((s == "unique").sum())),
-            "median_s": g.exact_s.median().round(3),
-            "max_s": g.exact_s.max().round(3),
-            "iter_median": g.iterative_iterations.median(),
-            "iter_max": g.iterative_iterations.max(),
-            "iterative_median_s": g.iterative_s.median().round(3),
-        }
-    )
+    if args.publish:
+        print(f"page: {publish(df, args.publish)}")
+    table = per_size(df)
     print(f"CPU: {provenance()['cpu']} ({provenance()['cpu_count']} cores)")
     print(
         table.to_markdown()

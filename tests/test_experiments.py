@@ -41,7 +41,12 @@ class QuickRun:
 NOT_JUDGED = "(quick, not judged)"
 RUNS = [
     QuickRun("bench_commits.py", ("--quick", "--out", "{tmp}"), NOT_JUDGED, ("bench_commits.csv",)),
-    QuickRun("bench_exact.py", ("--quick", "--out", "{tmp}"), NOT_JUDGED, ("bench_exact.csv",)),
+    QuickRun(
+        "bench_exact.py",
+        ("--quick", "--out", "{tmp}", "--publish", "{tmp}/pub/exact_circuit"),
+        NOT_JUDGED,
+        ("bench_exact.csv", "pub/exact_circuit.md", "pub/exact_circuit/rows.csv"),
+    ),
     QuickRun(
         "bench_exact_families.py",
         ("--quick", "--out", "{tmp}", "--publish", "{tmp}/pub/exact_families"),
