@@ -2,7 +2,7 @@
 # The annealing frontier (issue 10): every form x backend on one board per size, 5 seeds,
 # 120 s per trial, a cell stopping at the first size where it solved nothing; then the report
 # (frontier table + figure, success and TTS99 by size). Resumable: re-run to continue.
-# On a cluster: python -m slitherbench -m experiment=frontier cell=0,1,...,10 hydra/launcher=cluster
+# On a cluster: python -m slitherbench -m experiment=frontier cell=0,1,...,16 hydra/launcher=cluster
 #   bash experiments/frontier.sh [--quick] [extra Hydra overrides]
 # Writes results/frontier ($RESULTS/frontier when RESULTS is set; PYTHON picks the interpreter).
 # --quick: generated 3x3 and 4x4 boards, one seed, 2 s per trial (seconds; checks the script
