@@ -17,6 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import compare, plots, render, tables
+from .plots.by_faces import FigureByFaces, TableByFaces
 
 COLUMNS = render.DEFAULT_COLUMNS  # the report's own table, so a page and a report agree
 
@@ -122,10 +123,16 @@ def targets_table(summary: pd.DataFrame, target: float) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _several_kinds(trials: pd.DataFrame) -> bool:
+    return trials["board"].nunique() >= 2
+
+
 def _figures(trials: pd.DataFrame, assets: Path) -> list[Path]:
     files = plots.iterations_figure(trials, assets, panel="backend")
     files += plots.time_to_solution_figure(trials, assets)
-    if trials["size"].nunique() > 1:
+    if _several_kinds(trials):  # one board per size: pooled by faces, not one point per board
+        files += FigureByFaces().write(plots.ReportData(trials, pd.DataFrame(), assets))
+    elif trials["size"].nunique() > 1:
         files += plots.scaling_figure(trials, assets)
     for f in files:  # the site shows PNGs; the report directory keeps the PDFs
         if f.suffix == ".pdf":
@@ -186,6 +193,11 @@ def publish(
         "",
         render.to_markdown(summary, tables.SIZE_KEYS, COLUMNS, caption),
     ]
+    if _several_kinds(trials):
+        table = TableByFaces().write(plots.ReportData(trials, pd.DataFrame(), assets))
+        parts += ["## Every board kind pooled by faces", "", table[0].read_text()]
+        for f in table:  # the page holds the table; the summary CSV has every row
+            f.unlink()
     if target is not None:
         parts += ["## Targets", "", targets_table(summary, target)]
     if compare_spec:

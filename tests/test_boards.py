@@ -466,13 +466,23 @@ def test_experiment_grids_runs_and_reports_by_board(tmp_path: Path) -> None:
     assert len(trials) == 47 and set(trials.status) == {"solved"}
     assert set(trials.board) == set(board_kinds())
     # The two items by board kind (the per-size figures draw 47 panels: a minute for nothing here)
-    items = "table_by_board,board_iterations"
+    items = "table_by_board,board_iterations,table_by_faces"
     assert report_main([str(tmp_path / "grids"), "--out", str(tmp_path / "report"),
                         "--items", items]) == 0  # fmt: skip
     by_board = (tmp_path / "report" / "table_by_board.md").read_text()
     for kind in board_kinds():
         assert f"| {kind} | cons | sat |" in by_board
     assert (tmp_path / "report" / "board_iterations.png").exists()
+    by_faces = (tmp_path / "report" / "table_by_faces.md").read_text()
+    assert "| cons | sat | 15/15 | 16/16 | 16/16 |" in by_faces  # ~25, ~50, ~100 faces
+    # A published page pools the kinds by faces too (its per-size figure would plot 47 boards)
+    assert (
+        report_main([str(tmp_path / "grids"), "--publish", str(tmp_path / "page" / "grids")]) == 0
+    )
+    page = (tmp_path / "page" / "grids.md").read_text()
+    assert "## Every board kind pooled by faces" in page and "| cons | sat | 15/15 |" in page
+    assert (tmp_path / "page" / "grids" / "success_by_faces.png").exists()
+    assert not (tmp_path / "page" / "grids" / "scaling.png").exists()
 
 
 @pytest.mark.slow

@@ -109,7 +109,44 @@ def test_every_report_item_that_applies_writes_its_files(tmp_path: Path) -> None
             assert files and all(f.parent == tmp_path and f.stat().st_size > 0 for f in files)
             wrote[name] = files
     # The store has one board kind and not the page's board: those items stay out.
-    assert set(plots.report_items()) - set(wrote) == {"table_by_board", "page_table", "page_figure"}
+    assert set(plots.report_items()) - set(wrote) == {
+        "table_by_board",
+        "table_by_faces",
+        "success_by_faces",
+        "page_table",
+        "page_figure",
+    }
+
+
+def test_boards_of_several_kinds_pool_by_faces_into_doubling_classes(tmp_path: Path) -> None:
+    import pandas as pd
+
+    from slitherbench.plots import ReportData
+    from slitherbench.plots.by_faces import FigureByFaces, TableByFaces, face_class
+
+    assert [face_class(f) for f in (9, 19, 33, 36, 42, 57, 83, 106, 150, 400)] == [
+        0, 0, 0, 1, 1, 1, 2, 2, 3, 4,
+    ]  # fmt: skip
+    boards = [("square", 5, 5, 25), ("honeycomb", 4, 4, 19), ("square", 7, 7, 49),
+              ("triangular", 5, 5, 50), ("square", 10, 10, 100)]  # fmt: skip
+    rows = []
+    for i, (board, r, c, faces) in enumerate(boards):
+        for status in ("solved", "timeout", "skipped"):
+            rows.append({"puzzle": f"p{i}", "board": board, "rows": r, "cols": c,
+                         "faces": faces, "status": status, "form_variant": "hubo",
+                         "backend": "sa", "seed": 0, "time_limit_s": 5.0})  # fmt: skip
+    data = ReportData(pd.DataFrame(rows), pd.DataFrame(), tmp_path)
+    assert TableByFaces().applies(data) and FigureByFaces().applies(data)
+    TableByFaces().write(data)
+    table = (tmp_path / "table_by_faces.md").read_text()
+    # skipped trials are not counted; each class names the face counts it holds
+    assert (
+        "| Form | Backend | ~25 (19-25 faces) | ~50 (49-50 faces) | ~100 (100-100 faces) |" in table
+    )
+    assert "| hubo | sa | 2/4 | 2/4 | 1/2 |" in table
+    assert any(f.suffix == ".png" for f in FigureByFaces().write(data))
+    one_kind = ReportData(pd.DataFrame(rows).assign(board="square"), pd.DataFrame(), tmp_path)
+    assert not TableByFaces().applies(one_kind)
 
 
 # -- puzzle sources ----------------------------------------------------------------------------
