@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Paper-grade HUBO vs QUBO: tune each cell (experiment=tune; it resumes, so a finished study
-# runs nothing new), then run hubo_vs_qubo_full untuned and tuned into one store, then the
-# report with the paired HUBO-vs-QUBO tests. Extra overrides go to the two comparison runs.
+# Paper-grade HUBO vs QUBO: tune each cell at the evaluation's sizes and budget
+# (experiment=tune_full: Loopy 7x7 and 10x10 boards it is not evaluated on, 20 s; it resumes,
+# so a finished study runs nothing new), then run hubo_vs_qubo_full untuned and tuned into one
+# store, then the report with the paired HUBO-vs-QUBO tests. Extra overrides go to the two
+# comparison runs.
 #   bash experiments/hubo_vs_qubo_full.sh [--quick] [extra Hydra overrides]
-# Writes results/tune and results/hubo_vs_qubo_full ($RESULTS/... when RESULTS is set; PYTHON
-# picks the interpreter); the tuned settings go to tuned/ in the repository.
+# Writes results/tune_full and results/hubo_vs_qubo_full ($RESULTS/... when RESULTS is set;
+# PYTHON picks the interpreter); the tuned settings go to tuned_full/ in the repository.
 # --quick: one generated 3x3 board, one seed, 2 s per trial, one tuning setting per cell, the
 # tuned settings into $RESULTS/tuned (seconds; checks the script runs, tuned/ untouched).
 set -euo pipefail
@@ -13,13 +15,15 @@ PY=${PYTHON:-python}
 R=${RESULTS:-results}
 STORE=$R/hubo_vs_qubo_full
 QUICK=()
+TUNED=(tuned_dir=tuned_full)
 TUNE=()
 if [ "${1:-}" = --quick ]; then
     shift
     QUICK=(puzzle=generated puzzle.rows=3 puzzle.cols=3 puzzle.count=1 repetitions=1 time_limit_s=2 max_iterations=5 workers=1 progress=false tuned_dir="$R/tuned")
     TUNE=(tune.n_trials=1)
+    TUNED=()
 fi
-"$PY" -m slitherbench experiment=tune results_dir="$R/tune" "${QUICK[@]}" "${TUNE[@]}"
+"$PY" -m slitherbench experiment=tune_full results_dir="$R/tune_full" "${TUNED[@]}" "${QUICK[@]}" "${TUNE[@]}"
 "$PY" -m slitherbench experiment=hubo_vs_qubo_full results_dir="$STORE" "${QUICK[@]}" "$@"
-"$PY" -m slitherbench experiment=hubo_vs_qubo_full tuned=true results_dir="$STORE" "${QUICK[@]}" "$@"
+"$PY" -m slitherbench experiment=hubo_vs_qubo_full tuned=true "${TUNED[@]}" results_dir="$STORE" "${QUICK[@]}" "$@"
 "$PY" -m slitherbench.report "$STORE" --exact --compare hubo,qubo
