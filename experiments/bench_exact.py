@@ -99,8 +99,7 @@ def publish(df: pd.DataFrame, dest: Path) -> Path:
         dest,
         df,
         title="Exact solvers: CP-SAT's circuit model on the corpus",
-        regenerate=f"{COMMAND} --rows docs/findings/{dest.name}/rows.csv --publish "
-        f"docs/findings/{dest.name}",
+        script=COMMAND,
         sections=page_sections(df),
     )
 

@@ -141,8 +141,7 @@ def publish(df: pd.DataFrame, dest: Path) -> Path:
         dest,
         df,
         title="Exact solvers: every family on the corpus",
-        regenerate=f"{COMMAND} --rows docs/findings/{dest.name}/rows.csv --publish "
-        f"docs/findings/{dest.name}",
+        script=COMMAND,
         sections=page_sections(df),
         figures=[figure(df, dest)],
     )

@@ -115,8 +115,7 @@ def publish(df: pd.DataFrame, dest: Path) -> Path:
         dest,
         df,
         title="Exact solvers: the speed targets at 30x40 and 60x60",
-        regenerate=f"{COMMAND} --rows docs/findings/{dest.name}/rows.csv --publish "
-        f"docs/findings/{dest.name}",
+        script=COMMAND,
         sections=page_sections(df),
     )
 

@@ -231,8 +231,7 @@ def publish(df: pd.DataFrame, dest: Path) -> Path:
         dest,
         df,
         title="The results store at campaign scale",
-        regenerate=f"{COMMAND} --rows docs/findings/{dest.name}/rows.csv --publish "
-        f"docs/findings/{dest.name}",
+        script=COMMAND,
         sections=page_sections(df),
     )
 

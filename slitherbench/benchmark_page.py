@@ -15,8 +15,7 @@ compares), so a number on the page is a number in the rows.
 >>> rows = stamp(measured, (), command="python experiments/demo.py")
 >>> dest = Path(tempfile.mkdtemp()) / "demo"
 >>> page = write_page(
-...     dest, rows, title="Demo",
-...     regenerate="python experiments/demo.py --publish docs/findings/demo",
+...     dest, rows, title="Demo", script="python experiments/demo.py",
 ...     sections=[("Results", grid_markdown(rows[["size", "seconds"]], "Seconds per size."))],
 ... )
 >>> page.read_text().splitlines()[0], (dest / "rows.csv").exists()
@@ -131,12 +130,16 @@ def write_page(
     rows: pd.DataFrame,
     *,
     title: str,
-    regenerate: str,
+    script: str,
     sections: Sequence[tuple[str, str]],
     figures: Sequence[Path] = (),
 ) -> Path:
-    """Write ``dest.md`` and ``dest/rows.csv``; ``sections`` are (heading, Markdown) pairs made
-    from ``rows`` only, ``figures`` PNGs already written under ``dest/``."""
+    """Write ``dest.md`` and ``dest/rows.csv``; ``script`` is the command that measures
+    (``python experiments/NAME.py``), ``sections`` are (heading, Markdown) pairs made from
+    ``rows`` only, ``figures`` PNGs already written under ``dest/``. The page names the
+    command that writes it again from its rows, with ``dest`` under ``docs/findings/``."""
+    where = f"docs/findings/{dest.name}"
+    regenerate = f"{script} --rows {where}/rows.csv --publish {where}"
     dest.mkdir(parents=True, exist_ok=True)
     rows_file = dest / "rows.csv"
     if not rows_file.exists() or not read_rows(rows_file).equals(rows):
