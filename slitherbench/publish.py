@@ -148,6 +148,30 @@ def _regenerate(sources: Sequence[str], name: str, options: dict[str, object]) -
     )
 
 
+def _sections(
+    trials: pd.DataFrame,
+    raw: pd.DataFrame,
+    summary: pd.DataFrame,
+    assets: Path,
+    target: float | None,
+    compare_spec: str | None,
+) -> list[str]:
+    """The page's optional sections: board kinds pooled by faces, targets, the paired test."""
+    parts: list[str] = []
+    if _several_kinds(trials):
+        table = TableByFaces().write(plots.ReportData(trials, pd.DataFrame(), assets))
+        parts += ["## Every board kind pooled by faces", "", table[0].read_text()]
+        for f in table:  # the page holds the table; the summary CSV has every row
+            f.unlink()
+    if target is not None:
+        parts += ["## Targets", "", targets_table(summary, target)]
+    if compare_spec:
+        a, _, b = compare_spec.partition(",")
+        results = compare.compare(raw, a.strip(), b.strip())  # pairs within configurations
+        parts += ["## Paired comparison", "", compare.to_markdown(results, "")]
+    return parts
+
+
 def publish(
     trials: pd.DataFrame,
     iterations: pd.DataFrame,
@@ -193,17 +217,7 @@ def publish(
         "",
         render.to_markdown(summary, tables.SIZE_KEYS, COLUMNS, caption),
     ]
-    if _several_kinds(trials):
-        table = TableByFaces().write(plots.ReportData(trials, pd.DataFrame(), assets))
-        parts += ["## Every board kind pooled by faces", "", table[0].read_text()]
-        for f in table:  # the page holds the table; the summary CSV has every row
-            f.unlink()
-    if target is not None:
-        parts += ["## Targets", "", targets_table(summary, target)]
-    if compare_spec:
-        a, _, b = compare_spec.partition(",")
-        results = compare.compare(raw, a.strip(), b.strip())  # pairs within configurations
-        parts += ["## Paired comparison", "", compare.to_markdown(results, "")]
+    parts += _sections(trials, raw, summary, assets, target, compare_spec)
     parts += ["## Figures", ""]
     parts += [f"![{f.stem.replace('_', ' ')}]({name}/{f.name})\n" for f in figures]
     parts += [f"The table as CSV, every column: [`{name}/summary.csv`]({name}/summary.csv).", ""]
