@@ -86,10 +86,8 @@ def page_sections(df: pd.DataFrame) -> list[tuple[str, str]]:
                     "verdict": verdict,
                 }
             )
-    targets = (
-        render.grid_markdown(pd.DataFrame(lines), "")
-        if lines
-        else "No board of a target size in these rows: not judged.\n"
+    targets = benchmark_page.targets_markdown(
+        lines, "", "No board of a target size in these rows: not judged."
     )
     return [("Per size", render.grid_markdown(table, caption)), ("Targets", targets)]
 

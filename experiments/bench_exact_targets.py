@@ -87,22 +87,19 @@ def page_sections(df: pd.DataFrame) -> list[tuple[str, str]]:
         "Solve + uniqueness proof per run; a run out of time counts at its limit, so a median "
         "over one is a lower bound."
     )
-    found = verdicts(df)
-    targets = pd.DataFrame(
-        [
-            {
-                "size": z,
-                "target": f"<= {render.fmt(t)} s",
-                "fastest median": f"{render.fmt(g)} s",
-                "verdict": v,
-            }
-            for z, t, g, v in found
-        ]
-    )
-    target_text = (
-        render.grid_markdown(targets, "The fastest path other than CP-SAT's circuit model.")
-        if len(targets)
-        else "No board of a target size in these rows: not judged.\n"
+    lines = [
+        {
+            "size": z,
+            "target": f"<= {render.fmt(t)} s",
+            "fastest median": f"{render.fmt(g)} s",
+            "verdict": v,
+        }
+        for z, t, g, v in verdicts(df)
+    ]
+    target_text = benchmark_page.targets_markdown(
+        lines,
+        "The fastest path other than CP-SAT's circuit model.",
+        "No board of a target size in these rows: not judged.",
     )
     return [
         ("Per size and path", render.grid_markdown(pd.DataFrame(rows), caption)),

@@ -218,10 +218,10 @@ def page_sections(df: pd.DataFrame) -> list[tuple[str, str]]:
         }
         for name, target, value, met in found
     ]
-    targets = (
-        render.grid_markdown(pd.DataFrame(lines), "The worst run at 100,000 trials.")
-        if lines
-        else "No run at 100,000 trials in these rows: not judged.\n"
+    targets = benchmark_page.targets_markdown(
+        lines,
+        "The worst run at 100,000 trials.",
+        "No run at 100,000 trials in these rows: not judged.",
     )
     return [("Per run", render.grid_markdown(table, caption)), ("Targets", targets)]
 

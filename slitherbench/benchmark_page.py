@@ -40,11 +40,14 @@ __all__ = [
     "publish_from_rows",
     "read_rows",
     "stamp",
+    "targets_markdown",
     "write_page",
 ]
 
-# Columns :func:`stamp` adds; the page's provenance table reads them back.
-STAMP = ("command", "measured_utc", "git_commit", "cpu", "cpu_count", "gpu", "python")
+# Columns :func:`stamp` adds; the page's provenance table reads them back. MACHINE are
+# copied from :func:`slitherbench.provenance.provenance`.
+MACHINE = ("git_commit", "cpu", "cpu_count", "gpu", "python")
+STAMP = ("command", "measured_utc", *MACHINE)
 
 
 def stamp(rows: pd.DataFrame, packages: Sequence[str], command: str) -> pd.DataFrame:
@@ -54,12 +57,18 @@ def stamp(rows: pd.DataFrame, packages: Sequence[str], command: str) -> pd.DataF
     out = rows.copy()
     out["command"] = command
     out["measured_utc"] = pd.Timestamp.now(tz="UTC").strftime("%Y-%m-%d %H:%M")
-    for key in STAMP[2:]:
+    for key in MACHINE:
         out[key] = info[key]
     for key, value in info.items():
         if key.startswith("version_"):
             out[key] = value
     return out
+
+
+def targets_markdown(lines: Sequence[dict[str, str]], caption: str, absent: str) -> str:
+    """A targets table (one dict of column -> text per target judged), or ``absent`` (one
+    sentence: why nothing was judged) where the rows hold no run a target is set for."""
+    return grid_markdown(pd.DataFrame(lines), caption) if lines else absent.rstrip("\n") + "\n"
 
 
 def add_options(ap: argparse.ArgumentParser) -> None:

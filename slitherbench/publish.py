@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import compare, plots, render, tables
-from .plots.by_faces import FigureByFaces, TableByFaces
+from .plots.by_faces import FACES_CAPTION, FigureByFaces, faces_grid
 
 COLUMNS = render.DEFAULT_COLUMNS  # the report's own table, so a page and a report agree
 
@@ -158,11 +158,13 @@ def _sections(
 ) -> list[str]:
     """The page's optional sections: board kinds pooled by faces, targets, the paired test."""
     parts: list[str] = []
-    if _several_kinds(trials):
-        table = TableByFaces().write(plots.ReportData(trials, pd.DataFrame(), assets))
-        parts += ["## Every board kind pooled by faces", "", table[0].read_text()]
-        for f in table:  # the page holds the table; the summary CSV has every row
-            f.unlink()
+    if _several_kinds(trials):  # the page holds the table; the summary CSV has every row
+        grid, _ = faces_grid(trials)
+        parts += [
+            "## Every board kind pooled by faces",
+            "",
+            render.grid_markdown(grid, FACES_CAPTION),
+        ]
     if target is not None:
         parts += ["## Targets", "", targets_table(summary, target)]
     if compare_spec:

@@ -52,6 +52,28 @@ def pooled_by_faces(trials: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).sort_values(["face_class"], kind="stable").reset_index(drop=True)
 
 
+FACES_CAPTION = (
+    "Solved / ran per formulation x backend and size class, every board kind pooled (a board "
+    "goes to the class nearest its face count on a log scale; skipped and error trials are not "
+    "counted)."
+)
+
+
+def faces_grid(trials: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The table of :func:`pooled_by_faces` as text (a row per cell, a column per size
+    class, "solved/ran"), and the rows it is made from."""
+    rows = pooled_by_faces(trials)
+    text = rows.assign(text=rows.solved.astype(str) + "/" + rows.ran.astype(str))
+    grid = text.pivot_table(
+        index=["form_variant", "backend"], columns="label", values="text",
+        aggfunc="first", sort=False,
+    )  # fmt: skip
+    grid = grid.reindex(columns=list(dict.fromkeys(rows["label"]))).fillna("–")
+    grid = grid.reset_index().rename(columns={"form_variant": "Form", "backend": "Backend"})
+    grid.columns.name = None
+    return grid, rows
+
+
 class _ByFaces(ReportItem):
     def applies(self, data: ReportData) -> bool:
         return len(data.trials) > 0 and data.sized["board"].nunique() >= 2
@@ -66,21 +88,8 @@ class TableByFaces(_ByFaces):
     order = 31
 
     def write(self, data: ReportData) -> list[Path]:
-        rows = pooled_by_faces(data.sized)
-        text = rows.assign(text=rows.solved.astype(str) + "/" + rows.ran.astype(str))
-        grid = text.pivot_table(
-            index=["form_variant", "backend"], columns="label", values="text",
-            aggfunc="first", sort=False,
-        )  # fmt: skip
-        grid = grid.reindex(columns=list(dict.fromkeys(rows["label"]))).fillna("–")
-        grid = grid.reset_index().rename(columns={"form_variant": "Form", "backend": "Backend"})
-        grid.columns.name = None
-        caption = (
-            "Solved / ran per formulation x backend and size class, every board kind pooled "
-            "(a board goes to the class nearest its face count on a log scale; skipped and "
-            f"error trials are not counted). {data.note}"
-        )
-        return write_grid(grid, rows, data.out, self.name, caption)
+        grid, rows = faces_grid(data.sized)
+        return write_grid(grid, rows, data.out, self.name, f"{FACES_CAPTION} {data.note}")
 
 
 class FigureByFaces(_ByFaces):
