@@ -18,6 +18,7 @@ import pandas as pd
 
 from . import compare, plots, render, tables
 from .plots.by_faces import FACES_CAPTION, FigureByFaces, faces_grid
+from .plots.frontier import FRONTIER_CAPTION, frontier_figure
 
 COLUMNS = render.DEFAULT_COLUMNS  # the report's own table, so a page and a report agree
 
@@ -127,6 +128,14 @@ def _several_kinds(trials: pd.DataFrame) -> bool:
     return trials["board"].nunique() >= 2
 
 
+def _frontier(trials: pd.DataFrame) -> pd.DataFrame:
+    """The frontier summary where one board kind spans several sizes (else empty): how far
+    each cell got, the page's compact view of a size ladder."""
+    if _several_kinds(trials) or trials["size"].nunique() < 2:
+        return pd.DataFrame()
+    return tables.frontier_summary(trials)
+
+
 def _figures(trials: pd.DataFrame, assets: Path) -> list[Path]:
     files = plots.iterations_figure(trials, assets, panel="backend")
     files += plots.time_to_solution_figure(trials, assets)
@@ -134,6 +143,8 @@ def _figures(trials: pd.DataFrame, assets: Path) -> list[Path]:
         files += FigureByFaces().write(plots.ReportData(trials, pd.DataFrame(), assets))
     elif trials["size"].nunique() > 1:
         files += plots.scaling_figure(trials, assets)
+        if not (frontier := _frontier(trials)).empty:
+            files += frontier_figure(frontier, trials, assets)
     for f in files:  # the site shows PNGs; the report directory keeps the PDFs
         if f.suffix == ".pdf":
             f.unlink()
@@ -165,6 +176,9 @@ def _sections(
             "",
             render.grid_markdown(grid, FACES_CAPTION),
         ]
+    elif not (frontier := _frontier(trials)).empty:
+        grid = tables.frontier_grid(frontier)
+        parts += ["## The frontier", "", render.grid_markdown(grid, FRONTIER_CAPTION)]
     if target is not None:
         parts += ["## Targets", "", targets_table(summary, target)]
     if compare_spec:
