@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Sequence
 
 import pandas as pd
 
@@ -34,6 +35,13 @@ STRATA = {
     "backend": ["form_variant"],
     "variables": ["formulation", "backend"],  # edge,face: each form on each backend
 }
+
+
+def specs(given: str | Sequence[str] | None) -> list[str]:
+    """``--compare`` as a list of ``A,B`` pairs: given once (a string) or several times."""
+    if not given:
+        return []
+    return [given] if isinstance(given, str) else list(given)
 
 
 def _attribute(trials: pd.DataFrame, a: str, b: str) -> str:

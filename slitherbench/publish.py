@@ -153,7 +153,12 @@ def _figures(trials: pd.DataFrame, assets: Path) -> list[Path]:
 
 def _regenerate(sources: Sequence[str], name: str, options: dict[str, object]) -> str:
     """The command that writes this page again, as the page names it."""
-    given = "".join(f" {k} {shlex.quote(str(v))}" for k, v in options.items() if v is not None)
+    given = "".join(
+        f" {k} {shlex.quote(str(v))}"
+        for k, values in options.items()
+        for v in (values if isinstance(values, list | tuple) else [values])
+        if v is not None
+    )
     return (
         f"python -m slitherbench.report {' '.join(sources)} --publish docs/findings/{name}{given}"
     )
@@ -165,7 +170,7 @@ def _sections(
     summary: pd.DataFrame,
     assets: Path,
     target: float | None,
-    compare_spec: str | None,
+    compare_spec: str | Sequence[str] | None,
 ) -> list[str]:
     """The page's optional sections: board kinds pooled by faces, targets, the paired test."""
     parts: list[str] = []
@@ -181,10 +186,14 @@ def _sections(
         parts += ["## The frontier", "", render.grid_markdown(grid, FRONTIER_CAPTION)]
     if target is not None:
         parts += ["## Targets", "", targets_table(summary, target)]
-    if compare_spec:
-        a, _, b = compare_spec.partition(",")
+    for spec in compare.specs(compare_spec):
+        a, _, b = spec.partition(",")
         results = compare.compare(raw, a.strip(), b.strip())  # pairs within configurations
-        parts += ["## Paired comparison", "", compare.to_markdown(results, "")]
+        parts += [
+            f"## Paired comparison: {a.strip()} vs {b.strip()}",
+            "",
+            compare.to_markdown(results, ""),
+        ]
     return parts
 
 
@@ -196,7 +205,7 @@ def publish(
     command: str | None = None,
     title: str | None = None,
     target: float | None = None,
-    compare_spec: str | None = None,
+    compare_spec: str | Sequence[str] | None = None,
     caption: str = "",
 ) -> list[Path]:
     """Write ``dest.md`` and ``dest/`` (figures, ``summary.csv``); return the files.

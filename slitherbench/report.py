@@ -74,7 +74,7 @@ def build_report(
     board_trial: str | None = None,
     reference: pd.DataFrame | None = None,
     pool: bool = False,
-    compare_spec: str | None = None,
+    compare_spec: str | Sequence[str] | None = None,
     missing: list[str] | None = None,
     items: Sequence[str | ReportItem] | None = None,
 ) -> dict:
@@ -102,8 +102,8 @@ def build_report(
     )
     data = ReportData(trials, iterations, out, note, group_by, columns, reference, board_trial)
     files = write_items(_items(items), data)
-    if compare_spec:  # pairs within each configuration (compare's own form of the rule)
-        files.append(write_comparison(raw, compare_spec, out, note, pool))
+    for spec in compare.specs(compare_spec):  # pairs within each configuration
+        files.append(write_comparison(raw, spec, out, note, pool))
     manifest = {"source": source, "files": [f.name for f in files], "missing": missing or []}
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2))
     return manifest
@@ -198,8 +198,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--compare",
         metavar="A,B",
+        action="append",
         help="paired tests of two cells: formulations (hubo,qubo), backends, form variants or "
-        "cell labels (hubo/sa,qubo/sa)",
+        "cell labels (hubo/sa,qubo/sa); give it again for more pairs",
     )
     ap.add_argument(
         "--pool",

@@ -245,3 +245,27 @@ def test_report_reads_the_exact_reference_and_computes_it_only_when_asked(
     medians = ref.groupby("puzzle").iterations.median()
     for _, row in table.iterrows():
         assert row.exact_iter == medians[row.puzzle]
+
+
+def test_compare_given_twice_writes_both_pairs_in_the_report_and_on_a_page(
+    smoke_store: Path, tmp_path: Path, capsys
+) -> None:
+    """``--compare`` repeats (the campaign asks several paired questions of one store): each
+    pair gets its own file in the report and its own section on a published page, and the
+    page's regenerating command names both."""
+    out = tmp_path / "report"
+    pairs = ["hubo,qubo", "hubo/sa,qubo/sa"]
+    args = [str(smoke_store), "--out", str(out)]
+    assert report_main([*args, "--compare", pairs[0], "--compare", pairs[1]]) == 0
+    assert (out / "compare_hubo_vs_qubo.md").exists() and (
+        out / "compare_hubo-sa_vs_qubo-sa.md"
+    ).exists()
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert {"compare_hubo_vs_qubo.md", "compare_hubo-sa_vs_qubo-sa.md"} <= set(manifest["files"])
+    dest = tmp_path / "docs" / "findings" / "pairs"
+    publish_args = [str(smoke_store), "--publish", str(dest)]
+    assert report_main([*publish_args, "--compare", pairs[0], "--compare", pairs[1]]) == 0
+    page = (dest.parent / "pairs.md").read_text()
+    assert "## Paired comparison: hubo vs qubo" in page
+    assert "## Paired comparison: hubo/sa vs qubo/sa" in page
+    assert "--compare hubo,qubo --compare hubo/sa,qubo/sa" in page
