@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Paper-grade HUBO vs QUBO: tune each cell at the evaluation's sizes and budget
 # (experiment=tune_full: Loopy 7x7 and 10x10 boards it is not evaluated on, 20 s; it resumes,
-# so a finished study runs nothing new), then run hubo_vs_qubo_full untuned and tuned into one
-# store, then the report with the paired HUBO-vs-QUBO tests. Extra overrides go to the two
-# comparison runs.
+# so a finished study runs nothing new), then run hubo_vs_qubo_full untuned and tuned and its
+# further cells (hubo_vs_qubo_full_more: the reduced HUBO beside the native one and the slack
+# QUBO, ABS3 on face variables) into one store, then the report with the paired tests: HUBO
+# vs QUBO, native vs reduced HUBO, reduced HUBO vs slack QUBO, and tuned vs untuned per cell.
+# Every step resumes. Extra overrides go to the three comparison runs.
 #   bash experiments/hubo_vs_qubo_full.sh [--quick] [extra Hydra overrides]
 # Writes results/tune_full and results/hubo_vs_qubo_full ($RESULTS/... when RESULTS is set;
 # PYTHON picks the interpreter); the tuned settings go to tuned_full/ in the repository.
@@ -26,4 +28,10 @@ fi
 "$PY" -m slitherbench experiment=tune_full results_dir="$R/tune_full" "${TUNED[@]}" "${QUICK[@]}" "${TUNE[@]}"
 "$PY" -m slitherbench experiment=hubo_vs_qubo_full results_dir="$STORE" "${QUICK[@]}" "$@"
 "$PY" -m slitherbench experiment=hubo_vs_qubo_full tuned=true "${TUNED[@]}" results_dir="$STORE" "${QUICK[@]}" "$@"
-"$PY" -m slitherbench.report "$STORE" --exact --compare hubo,qubo
+"$PY" -m slitherbench experiment=hubo_vs_qubo_full_more results_dir="$STORE" "${QUICK[@]}" "$@"
+PAIRS=("hubo[aux],qubo" "hubo[aux],hubo2qubo[aux]" "hubo2qubo[aux],qubo" "hubo2qubo[aux],hubo2qubo[aux,x2]")
+# each cell against its tuned self (--quick tunes one setting, the untuned one: nothing to pair)
+[ ${#QUICK[@]} -eq 0 ] && PAIRS+=(untuned,tuned)
+COMPARE=()
+for pair in "${PAIRS[@]}"; do COMPARE+=(--compare "$pair"); done
+"$PY" -m slitherbench.report "$STORE" --exact "${COMPARE[@]}"

@@ -1,8 +1,9 @@
 """Paired comparison of two cells over the same puzzles and seeds.
 
 ``python -m slitherbench.report STORE --compare hubo,qubo`` names two values of one column:
-the formulation, the form variant, the backend, the cell label (``hubo/sa``) or the
-variables (``edge,face``: every form x backend with each). Trials are
+the formulation, the form variant, the backend, the cell label (``hubo/sa``), the
+variables (``edge,face``: every form x backend with each) or the tuning (``untuned,tuned``:
+every cell against its run with the tuned settings). Trials are
 paired on (puzzle, seed) and on every other cell column, so ``hubo,qubo`` compares the two
 forms on each backend separately, then over all backends together.
 
@@ -26,7 +27,7 @@ import pandas as pd
 from . import stats
 from .tables import ran_only, settings_of
 
-ATTRIBUTES = ("cell", "form_variant", "formulation", "backend", "variables")
+ATTRIBUTES = ("cell", "form_variant", "formulation", "backend", "variables", "tuning")
 # Compared column -> the columns pairs must also share.
 STRATA = {
     "cell": [],
@@ -34,7 +35,9 @@ STRATA = {
     "formulation": ["backend"],
     "backend": ["form_variant"],
     "variables": ["formulation", "backend"],  # edge,face: each form on each backend
+    "tuning": ["form_variant", "backend"],  # untuned,tuned: each cell against its tuned self
 }
+TUNED = "+tuned"  # a cell label's suffix where the run took the tuned settings
 
 
 def specs(given: str | Sequence[str] | None) -> list[str]:
@@ -44,7 +47,22 @@ def specs(given: str | Sequence[str] | None) -> list[str]:
     return [given] if isinstance(given, str) else list(given)
 
 
+def with_tuning(trials: pd.DataFrame) -> pd.DataFrame:
+    """``tuning``: "tuned" where the cell ran the tuned settings, else "untuned". A cell whose
+    tuning beat no setting runs its untuned one when tuned, under the same key: its tuned run
+    adds no trials, and the cell has no tuned side to compare."""
+    if "cell" not in trials:
+        return trials
+    tuned = trials["cell"].astype(str).str.endswith(TUNED)
+    return trials.assign(tuning=tuned.map({True: "tuned", False: "untuned"}))
+
+
 def _attribute(trials: pd.DataFrame, a: str, b: str) -> str:
+    if {a, b} == {"untuned", "tuned"} and "tuned" not in set(trials.get("tuning", [])):
+        raise ValueError(
+            f"--compare {a},{b}: no tuned trials in the store (run the experiment with "
+            "tuned=true; a cell whose tuning beat no setting adds none)"
+        )
     for col in ATTRIBUTES:
         if col in trials and {a, b} <= set(map(str, trials[col])):
             return col
@@ -80,13 +98,13 @@ def pairs_of(
 ) -> tuple[str, list[str], pd.DataFrame]:
     """The column compared, the columns stratified on (``configuration`` among them where a
     side was run with several configurations), and one row per pair."""
+    trials = with_tuning(trials)
     col = _attribute(trials, a, b)
     t = ran_only(trials).assign(solved=lambda d: d.status == "solved")
     strata = list(STRATA[col])
-    if col != "cell" and "cell" in t and t["cell"].str.endswith("+tuned").any():
+    if col not in ("cell", "tuning") and t.get("tuning", pd.Series()).eq("tuned").any():
         # tuned and untuned runs of a cell are different settings: never paired across
-        t = t.assign(tuned=t["cell"].str.endswith("+tuned"))
-        strata.append("tuned")
+        strata.append("tuning")
     if not pool:
         t = t.assign(configuration=_configurations(t, col, a, b, strata))
         if t["configuration"].ne("").any():
@@ -112,6 +130,7 @@ PARAMS_COMPARED = {
     "formulation": ("backend_params",),
     "backend": ("formulation_params",),
     "variables": ("backend_params", "formulation_params"),
+    "tuning": (),  # tuning changes the weights and the effort: what is compared
 }
 
 

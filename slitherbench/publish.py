@@ -101,25 +101,52 @@ def _budget(trials: pd.DataFrame) -> str:
     return f"{limits}; at most {iters} iterations"
 
 
-def targets_table(summary: pd.DataFrame, target: float) -> str:
-    """Each row's success rate against ``target``: met, or missed by how many points."""
+def parse_targets(given: str | float | Sequence[str | float] | None) -> dict[str, float]:
+    """``--target`` values as {cell: rate}: ``RATE`` for every cell (key ""), ``CELL=RATE``
+    for one cell, named as its row reads (``qubo/pt``: form variant / backend)."""
+    if given is None:
+        return {}
+    out: dict[str, float] = {}
+    for item in [given] if isinstance(given, str | float | int) else given:
+        cell, sep, rate = str(item).rpartition("=")
+        try:
+            value = float(rate)
+        except ValueError:
+            msg = f"--target {item!r}: expected RATE or CELL=RATE, e.g. qubo/pt=0.8"
+            raise ValueError(msg) from None
+        if not 0 <= value <= 1:
+            raise ValueError(f"--target {item!r}: a rate is between 0 and 1")
+        out[cell.strip() if sep else ""] = value
+    return out
+
+
+def targets_table(summary: pd.DataFrame, target: str | float | Sequence[str | float]) -> str:
+    """Each row's success rate against its target (the cell's own, else the one for every
+    cell): met, or missed by how many points. Rows without a target are left out."""
+    targets = parse_targets(target)
+    every = [f"at least {targets['']:g} per board size and cell"] if "" in targets else []
+    said = "; ".join(every + [f"at least {v:g} for {k}" for k, v in targets.items() if k])
     lines = [
-        f"Target: a success rate of at least {target:g} per board size and cell.",
+        f"Target: a success rate of {said}.",
         "",
-        "| Size | Form | Backend | Success: rate [95% CI] | Verdict |",
-        "|---|---|---|---|---|",
+        "| Size | Form | Backend | Success: rate [95% CI] | Target | Verdict |",
+        "|---|---|---|---|---|---|",
     ]
     for _, r in summary.iterrows():
+        goal = targets.get(f"{r['form_variant']}/{r['backend']}", targets.get(""))
+        if goal is None:
+            continue
         rate = r["success"]
         if pd.isna(rate):
             verdict = "not run"
-        elif rate >= target:
+        elif rate >= goal:
             verdict = "met"
         else:
-            verdict = f"**missed by {100 * (target - rate):.0f} points**"
+            verdict = f"**missed by {100 * (goal - rate):.0f} points**"
         success = render.cell_text(r, "success")
         lines.append(
-            f"| {r['size']} | {r['form_variant']} | {r['backend']} | {success} | {verdict} |"
+            f"| {r['size']} | {r['form_variant']} | {r['backend']} | {success} | {goal:g} "
+            f"| {verdict} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -169,7 +196,7 @@ def _sections(
     raw: pd.DataFrame,
     summary: pd.DataFrame,
     assets: Path,
-    target: float | None,
+    target: str | float | Sequence[str | float] | None,
     compare_spec: str | Sequence[str] | None,
 ) -> list[str]:
     """The page's optional sections: board kinds pooled by faces, targets, the paired test."""
@@ -204,7 +231,7 @@ def publish(
     sources: Sequence[str],
     command: str | None = None,
     title: str | None = None,
-    target: float | None = None,
+    target: str | float | Sequence[str | float] | None = None,
     compare_spec: str | Sequence[str] | None = None,
     caption: str = "",
 ) -> list[Path]:

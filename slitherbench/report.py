@@ -158,9 +158,10 @@ def _publish_options(ap: argparse.ArgumentParser) -> None:
     )
     ap.add_argument(
         "--target",
-        type=float,
-        metavar="RATE",
-        help="--publish: a success-rate target per board size and cell; each row met or missed",
+        metavar="[CELL=]RATE",
+        action="append",
+        help="--publish: a success-rate target per board size and cell (RATE), or for one cell "
+        "(qubo/pt=0.8; give it again for more); each row met or missed",
     )
 
 

@@ -269,3 +269,22 @@ def test_compare_given_twice_writes_both_pairs_in_the_report_and_on_a_page(
     assert "## Paired comparison: hubo vs qubo" in page
     assert "## Paired comparison: hubo/sa vs qubo/sa" in page
     assert "--compare hubo,qubo --compare hubo/sa,qubo/sa" in page
+
+
+def test_a_published_page_judges_each_cell_against_its_own_target(
+    smoke_store: Path, tmp_path: Path, capsys
+) -> None:
+    """``--target 0.95 --target qubo/sa=0.5``: qubo/sa's rows against 0.5, every other row
+    against 0.95; a target that is not a rate is refused in one line."""
+    dest = tmp_path / "targets"
+    args = [str(smoke_store), "--publish", str(dest), "--target", "0.95"]
+    assert report_main([*args, "--target", "qubo/sa=0.5"]) == 0
+    page = (tmp_path / "targets.md").read_text()
+    assert "at least 0.95 per board size and cell; at least 0.5 for qubo/sa." in page
+    rows = [line.split(" | ") for line in page.splitlines() if line.count(" | ") == 5]
+    judged = {(r[1], r[2]): r[4] for r in rows if r[0] != "| Size"}
+    assert judged[("qubo", "sa")] == "0.5" and judged[("hubo[aux]", "sa")] == "0.95"
+    assert "--target 0.95 --target qubo/sa=0.5" in page
+    capsys.readouterr()
+    assert report_main([*args, "--target", "qubo/sa=half"]) == 2
+    assert "expected RATE or CELL=RATE" in capsys.readouterr().err

@@ -218,9 +218,30 @@ def test_tuned_and_untuned_runs_are_never_paired_with_each_other() -> None:
                 }
             )
     results = dict(compare(pd.DataFrame(rows), "hubo", "qubo"))
-    assert set(results) == {"backend=sa, tuned=False", "backend=sa, tuned=True", "all pairs"}
-    assert results["backend=sa, tuned=False"].pairs == 5
+    untuned, tuned = "backend=sa, tuning=untuned", "backend=sa, tuning=tuned"
+    assert set(results) == {untuned, tuned, "all pairs"}
+    assert results[untuned].pairs == 5
     assert results["all pairs"].pairs == 10  # not 20 cross pairs
+
+
+def test_untuned_tuned_compares_each_cell_with_its_tuned_self() -> None:
+    """``--compare untuned,tuned``: per cell, the tuned run against the untuned one on the same
+    puzzles and seeds; a cell without a tuned run is not paired with another cell's."""
+    rows = []
+    for cell, solved_seeds in (("hubo/sa", 5), ("hubo/sa+tuned", 2), ("qubo/sa", 3)):
+        form = cell.split("/")[0]
+        for seed in range(5):
+            rows.append({"cell": cell, "formulation": form, "form_variant": form,
+                         "backend": "sa", "puzzle": "p", "seed": seed,
+                         "status": "solved" if seed < solved_seeds else "timeout",
+                         "wall_s": 1.0, "iterations": 1})  # fmt: skip
+    results = compare(pd.DataFrame(rows), "untuned", "tuned")
+    assert [label for label, _ in results] == ["form_variant=hubo, backend=sa"]
+    ((_, r),) = results
+    assert (r.pairs, r.a_only, r.b_only, r.both) == (5, 3, 0, 2)
+    untuned_only = pd.DataFrame([row for row in rows if not row["cell"].endswith("+tuned")])
+    with pytest.raises(ValueError, match="no tuned trials in the store"):
+        compare(untuned_only, "untuned", "tuned")
 
 
 def test_wilson_interval_holds_the_rate_at_all_or_nothing() -> None:
