@@ -17,8 +17,10 @@ from pathlib import Path
 import pandas as pd
 
 from . import compare, plots, render, tables
+from .plots import ReportData, model_sizes
 from .plots.by_faces import FACES_CAPTION, FigureByFaces, faces_grid
 from .plots.frontier import FRONTIER_CAPTION, frontier_figure
+from .plots.model_sizes import ModelGrowthFigure, ModelSizeTable
 
 COLUMNS = render.DEFAULT_COLUMNS  # the report's own table, so a page and a report agree
 
@@ -163,7 +165,12 @@ def _frontier(trials: pd.DataFrame) -> pd.DataFrame:
     return tables.frontier_summary(trials)
 
 
-def _figures(trials: pd.DataFrame, assets: Path) -> list[Path]:
+def _model_sizes(trials: pd.DataFrame, iterations: pd.DataFrame, assets: Path) -> ReportData:
+    """What the model-size table and figure read (they apply where solves were stored)."""
+    return ReportData(trials, iterations, assets)
+
+
+def _figures(trials: pd.DataFrame, iterations: pd.DataFrame, assets: Path) -> list[Path]:
     files = plots.iterations_figure(trials, assets, panel="backend")
     files += plots.time_to_solution_figure(trials, assets)
     if _several_kinds(trials):  # one board per size: pooled by faces, not one point per board
@@ -172,6 +179,9 @@ def _figures(trials: pd.DataFrame, assets: Path) -> list[Path]:
         files += plots.scaling_figure(trials, assets)
         if not (frontier := _frontier(trials)).empty:
             files += frontier_figure(frontier, trials, assets)
+    sizes = _model_sizes(trials, iterations, assets)
+    if ModelGrowthFigure().applies(sizes):
+        files += ModelGrowthFigure().write(sizes)
     for f in files:  # the site shows PNGs; the report directory keeps the PDFs
         if f.suffix == ".pdf":
             f.unlink()
@@ -193,6 +203,7 @@ def _regenerate(sources: Sequence[str], name: str, options: dict[str, object]) -
 
 def _sections(
     trials: pd.DataFrame,
+    iterations: pd.DataFrame,
     raw: pd.DataFrame,
     summary: pd.DataFrame,
     assets: Path,
@@ -211,6 +222,10 @@ def _sections(
     elif not (frontier := _frontier(trials)).empty:
         grid = tables.frontier_grid(frontier)
         parts += ["## The frontier", "", render.grid_markdown(grid, FRONTIER_CAPTION)]
+    sizes = _model_sizes(trials, iterations, assets)
+    if ModelSizeTable().applies(sizes):
+        grid = model_sizes.size_grid(model_sizes.size_summary(sizes))
+        parts += ["## Model sizes", "", render.grid_markdown(grid, model_sizes.CAPTION)]
     if target is not None:
         parts += ["## Targets", "", targets_table(summary, target)]
     for spec in compare.specs(compare_spec):
@@ -249,7 +264,7 @@ def publish(
     summary = tables.summarise(trials, tables.SIZE_KEYS, None, iterations)
     csv = assets / "summary.csv"
     summary.to_csv(csv, index=False)
-    figures = _figures(trials, assets)
+    figures = _figures(trials, iterations, assets)
     experiments = _values(trials, "experiment")
     made_by = command or "; ".join(f"python -m slitherbench experiment={e}" for e in experiments)
     options = {"--title": title, "--command": command, "--target": target}
@@ -269,7 +284,7 @@ def publish(
         "",
         render.to_markdown(summary, tables.SIZE_KEYS, COLUMNS, caption),
     ]
-    parts += _sections(trials, raw, summary, assets, target, compare_spec)
+    parts += _sections(trials, iterations, raw, summary, assets, target, compare_spec)
     parts += ["## Figures", ""]
     parts += [f"![{f.stem.replace('_', ' ')}]({name}/{f.name})\n" for f in figures]
     parts += [f"The table as CSV, every column: [`{name}/summary.csv`]({name}/summary.csv).", ""]

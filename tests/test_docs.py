@@ -132,6 +132,11 @@ def test_the_published_example_page_equals_a_fresh_publish_from_its_store(
     assert sorted(p.name for p in fresh.iterdir()) == sorted(p.name for p in committed.iterdir())
     for png in fresh.glob("*.png"):
         assert f"(example/{png.name})" in page.read_text()
+    # The store's solves give the page its model sizes (table and growth figure), and its
+    # two sizes of one board kind the frontier.
+    for section in ("## Model sizes", "## The frontier"):
+        assert section in page.read_text()
+    assert {"model_growth.png", "frontier.png"} <= {p.name for p in fresh.iterdir()}
 
 
 BENCHMARK_PAGES = sorted(rows.parent for rows in (DOCS / "findings").glob("*/rows.csv"))

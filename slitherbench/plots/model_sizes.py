@@ -109,7 +109,6 @@ def solves(data: ReportData) -> pd.DataFrame:
     order = ["cells", "_form_order", "reduced_on", "key", "iteration"]
     it = it.sort_values(order, kind="stable").drop(columns="_form_order")
     return it.reset_index(drop=True)
-    return it.sort_values(["cells", "key", "iteration"], kind="stable").reset_index(drop=True)
 
 
 def _degree_medians(lists: pd.Series) -> dict[int, float]:
