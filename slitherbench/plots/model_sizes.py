@@ -269,6 +269,13 @@ def growth_figure(it: pd.DataFrame, trials: pd.DataFrame, out: Path) -> list[Pat
                     ax.plot(y.index, y.to_numpy(), label=label, ms=3, markevery=every, **style)
         for ax, (_, name) in zip(row, panels, strict=True):
             ax.set_title(f"{size}: {name}", fontsize=8)
+            if not ax.get_lines():  # e.g. coefficients where only native constraints ran
+                ax.text(0.5, 0.5, "no coefficients at this size\n(native constraints only,\nor not recorded)",
+                        ha="center", va="center", fontsize=8, color="#777777",
+                        transform=ax.transAxes)  # fmt: skip
+                ax.set_xticks([])
+                ax.set_yticks([])
+                continue
             ax.set_xlabel("cuts so far")
             ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
             ax.set_xlim(-0.05 * most - 0.2, 1.05 * most + 0.2)
