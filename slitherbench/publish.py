@@ -189,9 +189,10 @@ def _figures(trials: pd.DataFrame, iterations: pd.DataFrame, assets: Path) -> li
 
 
 def _regenerate(sources: Sequence[str], name: str, options: dict[str, object]) -> str:
-    """The command that writes this page again, as the page names it."""
+    """The command that writes this page again, as the page names it (an option given
+    several times repeats; True: a flag)."""
     given = "".join(
-        f" {k} {shlex.quote(str(v))}"
+        f" {k}" if v is True else f" {k} {shlex.quote(str(v))}"
         for k, values in options.items()
         for v in (values if isinstance(values, list | tuple) else [values])
         if v is not None
@@ -249,9 +250,12 @@ def publish(
     target: str | float | Sequence[str | float] | None = None,
     compare_spec: str | Sequence[str] | None = None,
     caption: str = "",
+    reference: pd.DataFrame | None = None,
+    exact: bool = False,
 ) -> list[Path]:
     """Write ``dest.md`` and ``dest/`` (figures, ``summary.csv``); return the files.
-    ``caption`` is the report's own wording of the table's statistics."""
+    ``caption`` is the report's own wording of the table's statistics; ``reference`` the
+    store's exact iteration reference, if any (``exact``: it was made for this page)."""
     if trials.empty:
         raise ValueError("no trials to publish")
     name = dest.name
@@ -261,14 +265,17 @@ def publish(
     trials = tables.with_size(tables.by_configuration(trials))
     if "timestamp" in trials:
         trials = trials.sort_values("timestamp", kind="stable").reset_index(drop=True)
-    summary = tables.summarise(trials, tables.SIZE_KEYS, None, iterations)
+    # The exact iteration column: the store's own exact cell, else its exact_reference
+    # (``--exact`` makes it first; the page's command then names it, as it was needed).
+    summary = tables.summarise(trials, tables.SIZE_KEYS, reference, iterations)
     csv = assets / "summary.csv"
     summary.to_csv(csv, index=False)
     figures = _figures(trials, iterations, assets)
     experiments = _values(trials, "experiment")
     made_by = command or "; ".join(f"python -m slitherbench experiment={e}" for e in experiments)
     options = {"--title": title, "--command": command, "--target": target}
-    regenerate = _regenerate(sources, name, {**options, "--compare": compare_spec})
+    more = {"--compare": compare_spec, "--exact": True if exact else None}
+    regenerate = _regenerate(sources, name, {**options, **more})
     parts = [
         f"# {title or 'Findings: ' + ', '.join(experiments)}",
         "",

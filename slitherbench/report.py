@@ -217,7 +217,12 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _publish(args: argparse.Namespace, trials: pd.DataFrame, iterations: pd.DataFrame) -> int:
+def _publish(
+    args: argparse.Namespace,
+    trials: pd.DataFrame,
+    iterations: pd.DataFrame,
+    reference: pd.DataFrame | None,
+) -> int:
     from .publish import publish
 
     files = publish(
@@ -225,6 +230,8 @@ def _publish(args: argparse.Namespace, trials: pd.DataFrame, iterations: pd.Data
         iterations,
         args.publish,
         sources=args.sources,
+        reference=reference,
+        exact=args.exact,
         command=args.command,
         title=args.title,
         target=args.target,
@@ -252,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
             if not iterations.empty:
                 iterations = iterations[iterations.key.isin(trials.key)]
         if args.publish is not None:
-            return _publish(args, trials, iterations)
+            return _publish(args, trials, iterations, exact_reference(stores, args.exact))
         out = args.out
         if out is None:
             first = Path(args.sources[0])

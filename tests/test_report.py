@@ -288,3 +288,33 @@ def test_a_published_page_judges_each_cell_against_its_own_target(
     capsys.readouterr()
     assert report_main([*args, "--target", "qubo/sa=half"]) == 2
     assert "expected RATE or CELL=RATE" in capsys.readouterr().err
+
+
+def test_a_published_page_takes_the_exact_column_from_the_stores_reference(
+    tmp_path: Path,
+) -> None:
+    """A store without an exact cell: its page's exact column reads "–" until the reference
+    is made (``--exact``, named in the page's command), then the reference's iterations."""
+    store = tmp_path / "store"
+    cell = "cells=[{formulation: qubo, backend: sa, backend_params: {num_sweeps: 500}}]"
+    run = [sys.executable, "-m", "slitherbench", "experiment=smoke", cell, "repetitions=1"]
+    r = subprocess.run(
+        [*run, f"results_dir={store}", "progress=false"],
+        capture_output=True, text=True, timeout=300, check=False,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr[-2000:]
+
+    def exact_column(page: Path) -> list[str]:
+        lines = page.read_text().split("## Results")[1].split("\n## ")[0].splitlines()
+        header = next(line for line in lines if line.startswith("| Size"))
+        col = header.split(" | ").index("Iterations, solved trials: exact")
+        return [line.split(" | ")[col] for line in lines if line.startswith("| ") and
+                line.split(" | ")[0][2:].split("x")[0].isdigit()]  # fmt: skip
+
+    dest = tmp_path / "findings" / "page"
+    assert report_main([str(store), "--publish", str(dest)]) == 0
+    assert set(exact_column(tmp_path / "findings" / "page.md")) == {"–"}
+    assert report_main([str(store), "--publish", str(dest), "--exact"]) == 0
+    page = tmp_path / "findings" / "page.md"
+    assert all(v.isdigit() for v in exact_column(page)), exact_column(page)
+    assert "--publish docs/findings/page --exact`" in page.read_text()
