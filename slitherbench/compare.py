@@ -2,8 +2,9 @@
 
 ``python -m slitherbench.report STORE --compare hubo,qubo`` names two values of one column:
 the formulation, the form variant, the backend, the cell label (``hubo/sa``), the
-variables (``edge,face``: every form x backend with each) or the tuning (``untuned,tuned``:
-every cell against its run with the tuned settings). Trials are
+variables (``edge,face``: every form x backend with each), the tuning (``untuned,tuned``:
+every cell against its run with the tuned settings) or the warm start (``previous,none``:
+every cell with either hint). Trials are
 paired on (puzzle, seed) and on every other cell column, so ``hubo,qubo`` compares the two
 forms on each backend separately, then over all backends together.
 
@@ -27,7 +28,7 @@ import pandas as pd
 from . import stats
 from .tables import ran_only, settings_of
 
-ATTRIBUTES = ("cell", "form_variant", "formulation", "backend", "variables", "tuning")
+ATTRIBUTES = ("cell", "form_variant", "formulation", "backend", "variables", "tuning", "warm_start")
 # Compared column -> the columns pairs must also share.
 STRATA = {
     "cell": [],
@@ -36,6 +37,7 @@ STRATA = {
     "backend": ["form_variant"],
     "variables": ["formulation", "backend"],  # edge,face: each form on each backend
     "tuning": ["form_variant", "backend"],  # untuned,tuned: each cell against its tuned self
+    "warm_start": ["form_variant", "backend"],  # previous,none: each cell with either hint
 }
 TUNED = "+tuned"  # a cell label's suffix where the run took the tuned settings
 
@@ -131,11 +133,12 @@ PARAMS_COMPARED = {
     "backend": ("formulation_params",),
     "variables": ("backend_params", "formulation_params"),
     "tuning": (),  # tuning changes the weights and the effort: what is compared
+    "warm_start": ("backend_params", "formulation_params"),
 }
 
 
 def _setting_text(row: pd.Series, col: str) -> dict[str, str]:
-    out = {k: str(row[k]) for k in RUN_SETTINGS if k in row and pd.notna(row[k])}
+    out = {k: str(row[k]) for k in RUN_SETTINGS if k in row and pd.notna(row[k]) and k != col}
     for k in PARAMS_COMPARED[col]:
         if isinstance(row.get(k), str) and row[k]:
             params = json.loads(row[k])

@@ -244,6 +244,26 @@ def test_untuned_tuned_compares_each_cell_with_its_tuned_self() -> None:
         compare(untuned_only, "untuned", "tuned")
 
 
+def test_warm_starts_compare_each_cell_with_either_hint(capsys) -> None:
+    """``--compare previous,none`` (experiment=warm_starts runs each hint into one store):
+    per cell, the same puzzles and seeds with each hint; the hint itself is what differs, so
+    no note about unequal settings."""
+    rows = []
+    for warm, solved_by in (("previous", {"qubo": 4, "hubo": 2}), ("none", {"qubo": 1, "hubo": 2})):
+        for form in ("qubo", "hubo"):
+            for seed in range(4):
+                rows.append({"cell": f"{form}/sa", "formulation": form, "form_variant": form,
+                             "backend": "sa", "puzzle": "p", "seed": seed, "warm_start": warm,
+                             "time_limit_s": 20.0, "max_iterations": 200,
+                             "status": "solved" if seed < solved_by[form] else "timeout",
+                             "wall_s": 1.0, "iterations": 1})  # fmt: skip
+    results = dict(compare(pd.DataFrame(rows), "previous", "none"))
+    qubo = results["form_variant=qubo, backend=sa"]
+    assert (qubo.pairs, qubo.a_only, qubo.b_only) == (4, 3, 0)
+    assert results["all pairs"].pairs == 8
+    assert "different settings" not in capsys.readouterr().err
+
+
 def test_wilson_interval_holds_the_rate_at_all_or_nothing() -> None:
     # statsmodels gave 1 - 1e-16 at k = n = 7, 9, 12, ...: an error bar below the point
     # broke the scaling figure ("'yerr' must not contain negative values").
