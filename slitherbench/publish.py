@@ -147,7 +147,7 @@ def targets_table(summary: pd.DataFrame, target: str | float | Sequence[str | fl
             verdict = f"**missed by {100 * (goal - rate):.0f} points**"
         success = render.cell_text(r, "success")
         lines.append(
-            f"| {r['size']} | {r['form_variant']} | {r['backend']} | {success} | {goal:g} "
+            f"| {r['size']} | {render.md_cell(r['form_variant'])} | {r['backend']} | {success} | {goal:g} "
             f"| {verdict} |"
         )
     return "\n".join(lines) + "\n"

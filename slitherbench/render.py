@@ -140,6 +140,12 @@ def best_rows(
     return out
 
 
+def md_cell(text: object) -> str:
+    """A table cell's text for Markdown: ``] [`` escaped, so a configuration's label after a
+    form variant (``hubo[aux] [updater=HEAT_BATH]``) is not read as a reference link."""
+    return str(text).replace("] [", "] \\[")
+
+
 def to_markdown(
     summary: pd.DataFrame, keys: Sequence[str], columns: Sequence[str], caption: str = ""
 ) -> str:
@@ -148,7 +154,7 @@ def to_markdown(
     header = " | ".join(md_label(c) for c in cols)
     lines = [f"| {header} |", "|" + "|".join("---" for _ in cols) + "|"]
     for i, r in summary.iterrows():
-        cells = [fmt(r[k]) for k in keys]
+        cells = [md_cell(fmt(r[k])) for k in keys]
         cells += [f"**{cell_text(r, c)}**" if (i, c) in bold else cell_text(r, c) for c in columns]
         lines.append("| " + " | ".join(cells) + " |")
     out = "\n".join(lines) + "\n"
@@ -229,7 +235,7 @@ def grid_markdown(df: pd.DataFrame, caption: str) -> str:
     """A plain table (every cell already text) in Markdown."""
     lines = ["| " + " | ".join(map(str, df.columns)) + " |"]
     lines.append("|" + "|".join("---" for _ in df.columns) + "|")
-    lines += ["| " + " | ".join(map(str, r)) + " |" for r in df.itertuples(index=False)]
+    lines += ["| " + " | ".join(map(md_cell, r)) + " |" for r in df.itertuples(index=False)]
     return "\n".join(lines) + f"\n\n{caption}\n"
 
 

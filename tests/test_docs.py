@@ -271,3 +271,19 @@ def test_every_documented_run_names_only_settings_that_exist() -> None:
     for args, page in runs.items():
         argv = [a for a in shlex.split(args) if a not in ("-m", "--multirun")]
         assert override_problem(argv) is None, f"{page}: python -m slitherbench {args}"
+
+
+def test_a_configuration_label_is_not_read_as_a_markdown_link() -> None:
+    """``hubo[aux] [updater=HEAT_BATH]`` in a Markdown table: Python-Markdown (the site)
+    reads ``[aux] [updater=HEAT_BATH]`` as a reference link; the tables escape it."""
+    import markdown
+    import pandas as pd
+
+    from slitherbench import render
+
+    grid = pd.DataFrame({"form": ["hubo[aux] [updater=HEAT_BATH]"], "solved": ["2/2"]})
+    # With the label defined as a reference (as autorefs does for every heading it knows),
+    # an unescaped label would turn into a link.
+    text = render.grid_markdown(grid, "") + "\n[updater=HEAT_BATH]: https://example.org\n"
+    html = markdown.markdown(text, extensions=["tables"])
+    assert "hubo[aux] [updater=HEAT_BATH]" in html and "<a " not in html
