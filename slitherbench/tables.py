@@ -174,13 +174,6 @@ def _solves(ran: pd.DataFrame, iterations: pd.DataFrame | None) -> dict[str, obj
     }
 
 
-# The trial columns summarise() reads (besides the grouping).
-SUMMARY_COLUMNS = (
-    "key", "puzzle", "status", "reason", "time_limit_s", "wall_s", "solve_s", "overhead_s",
-    "iterations", "retries", "sweeps", "num_variables", "num_terms", "max_degree",
-)  # fmt: skip
-
-
 def summarise(
     trials: pd.DataFrame,
     group_by: Sequence[str],
@@ -195,9 +188,6 @@ def summarise(
     reference page does); ``rounds_median`` counts only the energy-0 solves (cut rounds)."""
     t = with_size(trials)
     exact = exact_iterations(t, reference)
-    # Only the columns read below: every group's selections copy what is left, and a store's
-    # trials carry 70-odd columns (boards, answers, versions).
-    t = t[[c for c in dict.fromkeys([*group_by, *SUMMARY_COLUMNS]) if c in t]].copy()
     t["_group"] = t.groupby(list(group_by), sort=False, dropna=False).ngroup()
     its_of: dict[int, pd.DataFrame] = {}
     if iterations is not None and not iterations.empty:  # split once, not once per group
