@@ -49,6 +49,14 @@ def specs(given: str | Sequence[str] | None) -> list[str]:
     return [given] if isinstance(given, str) else list(given)
 
 
+def parse_spec(spec: str) -> tuple[str, str]:
+    """One ``--compare A,B`` as (A, B); a spec without two names is refused in one line."""
+    a, sep, b = spec.partition(",")
+    if not sep or not a.strip() or not b.strip():
+        raise ValueError(f"--compare takes two names separated by a comma, got {spec!r}")
+    return a.strip(), b.strip()
+
+
 def with_tuning(trials: pd.DataFrame) -> pd.DataFrame:
     """``tuning``: "tuned" where the cell ran the tuned settings, else "untuned". A cell whose
     tuning beat no setting runs its untuned one when tuned, under the same key: its tuned run

@@ -157,31 +157,27 @@ def _several_kinds(trials: pd.DataFrame) -> bool:
     return trials["board"].nunique() >= 2
 
 
-def _frontier(trials: pd.DataFrame) -> pd.DataFrame:
+def _frontier(data: ReportData) -> pd.DataFrame:
     """The frontier summary where one board kind spans several sizes (else empty): how far
-    each cell got, the page's compact view of a size ladder."""
-    if _several_kinds(trials) or trials["size"].nunique() < 2:
+    each cell got, the page's compact view of a size ladder (made once, as the report's
+    frontier items share it)."""
+    if _several_kinds(data.trials) or data.trials["size"].nunique() < 2:
         return pd.DataFrame()
-    return tables.frontier_summary(trials)
+    return data.shared("frontier_summary", lambda: tables.frontier_summary(data.sized))
 
 
-def _model_sizes(trials: pd.DataFrame, iterations: pd.DataFrame, assets: Path) -> ReportData:
-    """What the model-size table and figure read (they apply where solves were stored)."""
-    return ReportData(trials, iterations, assets)
-
-
-def _figures(trials: pd.DataFrame, iterations: pd.DataFrame, assets: Path) -> list[Path]:
+def _figures(data: ReportData) -> list[Path]:
+    trials, assets = data.trials, data.out
     files = plots.iterations_figure(trials, assets, panel="backend")
     files += plots.time_to_solution_figure(trials, assets)
     if _several_kinds(trials):  # one board per size: pooled by faces, not one point per board
-        files += FigureByFaces().write(plots.ReportData(trials, pd.DataFrame(), assets))
+        files += FigureByFaces().write(data)
     elif trials["size"].nunique() > 1:
         files += plots.scaling_figure(trials, assets)
-        if not (frontier := _frontier(trials)).empty:
+        if not (frontier := _frontier(data)).empty:
             files += frontier_figure(frontier, trials, assets)
-    sizes = _model_sizes(trials, iterations, assets)
-    if ModelGrowthFigure().applies(sizes):
-        files += ModelGrowthFigure().write(sizes)
+    if ModelGrowthFigure().applies(data):
+        files += ModelGrowthFigure().write(data)
     for f in files:  # the site shows PNGs; the report directory keeps the PDFs
         if f.suffix == ".pdf":
             f.unlink()
@@ -203,37 +199,36 @@ def _regenerate(sources: Sequence[str], name: str, options: dict[str, object]) -
 
 
 def _sections(
-    trials: pd.DataFrame,
-    iterations: pd.DataFrame,
+    data: ReportData,
     raw: pd.DataFrame,
     summary: pd.DataFrame,
-    assets: Path,
     target: str | float | Sequence[str | float] | None,
     compare_spec: str | Sequence[str] | None,
 ) -> list[str]:
-    """The page's optional sections: board kinds pooled by faces, targets, the paired test."""
+    """The page's optional sections: board kinds pooled by faces or the frontier, the model
+    sizes, targets, the paired tests."""
     parts: list[str] = []
-    if _several_kinds(trials):  # the page holds the table; the summary CSV has every row
-        grid, _ = faces_grid(trials)
+    if _several_kinds(data.trials):  # the page holds the table; the summary CSV has every row
+        grid, _ = faces_grid(data.trials)
         parts += [
             "## Every board kind pooled by faces",
             "",
             render.grid_markdown(grid, FACES_CAPTION),
         ]
-    elif not (frontier := _frontier(trials)).empty:
+    elif not (frontier := _frontier(data)).empty:
         grid = tables.frontier_grid(frontier)
         parts += ["## The frontier", "", render.grid_markdown(grid, FRONTIER_CAPTION)]
-    sizes = _model_sizes(trials, iterations, assets)
-    if ModelSizeTable().applies(sizes):
-        grid = model_sizes.size_grid(model_sizes.size_summary(sizes))
+    if ModelSizeTable().applies(data):
+        sizes = data.shared("model_size_summary", lambda: model_sizes.size_summary(data))
+        grid = model_sizes.size_grid(sizes)
         parts += ["## Model sizes", "", render.grid_markdown(grid, model_sizes.CAPTION)]
     if target is not None:
         parts += ["## Targets", "", targets_table(summary, target)]
     for spec in compare.specs(compare_spec):
-        a, _, b = spec.partition(",")
-        results = compare.compare(raw, a.strip(), b.strip())  # pairs within configurations
+        a, b = compare.parse_spec(spec)
+        results = compare.compare(raw, a, b)  # pairs within configurations
         parts += [
-            f"## Paired comparison: {a.strip()} vs {b.strip()}",
+            f"## Paired comparison: {a} vs {b}",
             "",
             compare.to_markdown(results, ""),
         ]
@@ -270,7 +265,8 @@ def publish(
     summary = tables.summarise(trials, tables.SIZE_KEYS, reference, iterations)
     csv = assets / "summary.csv"
     summary.to_csv(csv, index=False)
-    figures = _figures(trials, iterations, assets)
+    data = ReportData(trials, iterations, assets)  # one per page: its items share their work
+    figures = _figures(data)
     experiments = _values(trials, "experiment")
     made_by = command or "; ".join(f"python -m slitherbench experiment={e}" for e in experiments)
     options = {"--title": title, "--command": command, "--target": target}
@@ -291,7 +287,7 @@ def publish(
         "",
         render.to_markdown(summary, tables.SIZE_KEYS, COLUMNS, caption),
     ]
-    parts += _sections(trials, iterations, raw, summary, assets, target, compare_spec)
+    parts += _sections(data, raw, summary, target, compare_spec)
     parts += ["## Figures", ""]
     parts += [f"![{f.stem.replace('_', ' ')}]({name}/{f.name})\n" for f in figures]
     parts += [f"The table as CSV, every column: [`{name}/summary.csv`]({name}/summary.csv).", ""]

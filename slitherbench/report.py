@@ -31,11 +31,9 @@ CAPTION = summary_tables.CAPTION
 def write_comparison(
     trials: pd.DataFrame, spec: str, out: Path, note: str, pool: bool = False
 ) -> Path:
-    a, sep, b = spec.partition(",")
-    if not sep or not a or not b:
-        raise ValueError(f"--compare takes two names separated by a comma, got {spec!r}")
-    results = compare.compare(trials, a.strip(), b.strip(), pool=pool)
-    path = out / f"compare_{a.strip()}_vs_{b.strip()}.md".replace("/", "-")
+    a, b = compare.parse_spec(spec)
+    results = compare.compare(trials, a, b, pool=pool)
+    path = out / f"compare_{a}_vs_{b}.md".replace("/", "-")
     path.write_text(compare.to_markdown(results, note))
     for label, r in results:
         print(f"{label}: {r.verdict}")
