@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -72,8 +73,30 @@ def evaluate(spec: dict[str, Any], puzzles: list[Puzzle], cfg: DictConfig) -> di
     return {"solved": k, "ran": n, "tts99_s": tts, "reason": "; ".join(sorted(reasons))[:200]}
 
 
+def open_storage(url: str, attempts: int = 5) -> optuna.storages.BaseStorage:
+    """Open (and on first use create) the study storage.
+
+    Processes tuning one cell each (``cell=K``) may start at once on a new SQLite file; both then
+    create its tables and one fails with "table ... already exists". The tables are there for
+    the second try, so it retries a few times before giving up.
+    """
+    from sqlalchemy.exc import OperationalError
+
+    for attempt in range(attempts):
+        try:
+            return optuna.storages.RDBStorage(url)
+        except OperationalError as e:
+            if "already exists" not in str(e) or attempt == attempts - 1:
+                raise
+            time.sleep(0.2 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
 def tune_cell(
-    spec: dict[str, Any], cfg: DictConfig, puzzles: list[Puzzle], storage: str
+    spec: dict[str, Any],
+    cfg: DictConfig,
+    puzzles: list[Puzzle],
+    storage: str | optuna.storages.BaseStorage,
 ) -> dict | None:
     label = f"{spec['formulation']}_{spec['backend']}"
     effort = compose_cell(spec).backend.effort
@@ -193,19 +216,20 @@ def run_tuning(cfg: DictConfig) -> pd.DataFrame:
         raise ConfigError("experiment=tune needs a list of cells to tune")
     out = Path(cfg.results_dir)
     out.mkdir(parents=True, exist_ok=True)
-    storage = (
+    url = (
         str(cfg.tune.storage)
         if cfg.tune.get("storage")
         else f"sqlite:///{(out / 'optuna.db').resolve()}"
     )
     optuna.logging.set_verbosity(optuna.logging.WARNING)
+    storage = open_storage(url) if url.startswith("sqlite:") else url
     puzzles = puzzles_from_config(cfg.puzzle)
     rows = []
     specs = [OmegaConf.to_container(s, resolve=True) for s in cfg.cells]
     if cfg.cell is not None:
         specs = [specs[int(cfg.cell)]]
     for spec in specs:
-        best = tune_cell(spec, cfg, puzzles, storage)  # type: ignore[arg-type]
+        best = tune_cell(spec, cfg, puzzles, storage)
         rows.append(
             {
                 "cell": f"{spec['formulation']}/{spec['backend']}",

@@ -121,3 +121,50 @@ def test_tune_writes_settings_that_the_comparison_runs(tmp_path: Path, capsys) -
         json.loads(tuned_rows.backend_params.iloc[0])["num_sweeps"]
         == written.backend_params.num_sweeps
     )
+
+
+def test_a_storage_another_process_is_creating_is_opened_on_a_retry(tmp_path, monkeypatch) -> None:
+    """Two ``cell=K`` processes starting at once race to create the SQLite file's tables; the
+    loser saw "table ... already exists" and stopped. It now retries and opens the storage."""
+    import optuna
+    from sqlalchemy.exc import OperationalError
+
+    from slitherbench import tune
+
+    real = optuna.storages.RDBStorage
+    calls = []
+
+    def first_loses_the_race(url):
+        calls.append(url)
+        if len(calls) == 1:
+            real(url)  # the other process's tables are created meanwhile
+            raise OperationalError(
+                "CREATE TABLE", {}, Exception("table trial_values already exists")
+            )
+        return real(url)
+
+    monkeypatch.setattr(optuna.storages, "RDBStorage", first_loses_the_race)
+    url = f"sqlite:///{tmp_path / 'optuna.db'}"
+    storage = tune.open_storage(url)
+    assert len(calls) == 2
+    monkeypatch.undo()  # create_study checks the storage's type against the real class
+    optuna.create_study(study_name="s", storage=storage)
+    assert [s.study_name for s in optuna.get_all_study_summaries(storage)] == ["s"]
+
+
+def test_an_unrelated_storage_error_is_not_retried(tmp_path, monkeypatch) -> None:
+    import optuna
+    from sqlalchemy.exc import OperationalError
+
+    from slitherbench import tune
+
+    calls = []
+
+    def broken(url):
+        calls.append(url)
+        raise OperationalError("SELECT", {}, Exception("disk I/O error"))
+
+    monkeypatch.setattr(optuna.storages, "RDBStorage", broken)
+    with pytest.raises(OperationalError, match="disk I/O"):
+        tune.open_storage(f"sqlite:///{tmp_path / 'x.db'}")
+    assert len(calls) == 1
