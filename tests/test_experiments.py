@@ -71,6 +71,12 @@ RUNS = [
         ("bench_grids_exact.csv", "bench_grids_generate.csv"),
     ),
     QuickRun("bench_grids.py", ("--quick", "--hubo-exact"), "beyond the square"),
+    QuickRun(
+        "tuning_page.py",
+        ("--quick", "--publish", "{tmp}/pub/tune"),
+        "beats untuned",
+        ("pub/tune.md", "pub/tune/rows.csv", "pub/tune/settings.png"),
+    ),
     QuickRun("bench_overhead.py", ("--quick",), NOT_JUDGED),
     QuickRun("bench_compaction.py", ("--quick",), NOT_JUDGED),
     QuickRun(
@@ -153,7 +159,16 @@ NOT_RUN = {
 
 # What a run must not touch in the checkout: ignored output folders, and the files the full
 # runs regenerate (tuned settings, shipped boards, published figures).
-WATCHED = ("results", "outputs", "multirun", "tuned", ".gpu", "slitherbench/data", "docs/figures")
+WATCHED = (
+    "results",
+    "outputs",
+    "multirun",
+    "tuned",
+    "tuned_full",
+    ".gpu",
+    "slitherbench/data",
+    "docs/figures",
+)
 WATCHED_FILES = ("docs/boards.png",)
 
 
