@@ -30,8 +30,14 @@ fi
 "$PY" -m slitherbench experiment=hubo_vs_qubo_full tuned=true "${TUNED[@]}" results_dir="$STORE" "${QUICK[@]}" "$@"
 "$PY" -m slitherbench experiment=hubo_vs_qubo_full_more results_dir="$STORE" "${QUICK[@]}" "$@"
 PAIRS=("hubo[aux],qubo" "hubo[aux],hubo2qubo[aux]" "hubo2qubo[aux],qubo" "hubo2qubo[aux],hubo2qubo[aux,x2]")
-# each cell against its tuned self (--quick tunes one setting, the untuned one: nothing to pair)
-[ ${#QUICK[@]} -eq 0 ] && PAIRS+=(untuned,tuned)
+# each cell against its tuned self, where some tuning beat its untuned setting (a cell whose
+# tuning did not writes the untuned setting: its tuned trials are the untuned ones, nothing
+# to pair; --quick tunes one setting, the untuned one)
+if [ ${#QUICK[@]} -eq 0 ] && grep -qs "beats_untuned: true" tuned_full/*.yaml; then
+    PAIRS+=(untuned,tuned)
+else
+    echo "note: no tuned setting beat its untuned one (tuned_full/): no tuned side to compare"
+fi
 COMPARE=()
 for pair in "${PAIRS[@]}"; do COMPARE+=(--compare "$pair"); done
 "$PY" -m slitherbench.report "$STORE" --exact "${COMPARE[@]}"

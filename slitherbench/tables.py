@@ -263,10 +263,21 @@ def run_summary(trials: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def stopped_midway(trials: pd.DataFrame) -> pd.Series:
+    """Trials skipped after they had run (a cut grew the model past a limit, e.g. pyqbpp's
+    free 100 variables): unlike a trial skipped before its first solve, each was measured
+    until it stopped, so a rate over the trials that ran alone leaves out its hard cases."""
+    its = trials["iterations"] if "iterations" in trials else pd.Series(0, index=trials.index)
+    return (trials["status"] == "skipped") & (its.fillna(0) > 0)
+
+
 def frontier_summary(trials: pd.DataFrame, threshold: float = 0.5) -> pd.DataFrame:
     """Per cell (form x backend) and board size: solved/ran, success with its Wilson interval,
-    TTS99; ``frontier`` marks the cell's largest size solved in >= ``threshold`` of trials."""
-    t = with_size(ran_only(trials))
+    TTS99; ``stopped``: trials skipped after they ran (:func:`stopped_midway`); ``frontier``
+    marks the cell's largest size solved in >= ``threshold`` of the trials that ran or
+    stopped (a stopped trial counts as not solved there)."""
+    stopped = trials[stopped_midway(trials)]
+    t = with_size(pd.concat([ran_only(trials), stopped]))
     sizes = t.drop_duplicates("size").sort_values("cells")["size"].tolist()
     rows = []
     for (form, backend), d in t.groupby(CELL_KEYS, sort=False):
@@ -275,25 +286,30 @@ def frontier_summary(trials: pd.DataFrame, threshold: float = 0.5) -> pd.DataFra
             if g.empty:
                 continue
             rows.append({"form_variant": form, "backend": backend, "size": size,
-                         "cells": int(g["cells"].iloc[0]), **_success(g)})  # fmt: skip
+                         "cells": int(g["cells"].iloc[0]), **_success(ran_only(g)),
+                         "stopped": int((g["status"] == "skipped").sum())})  # fmt: skip
     out = pd.DataFrame(rows)
     if out.empty:
         return out
     out["frontier"] = False
     for _, d in out.groupby(CELL_KEYS, sort=False):
-        ok = d[d["success"] >= threshold]
+        ok = d[d["n_solved"] >= threshold * (d["trials"] + d["stopped"])]
+        ok = ok[ok["trials"] + ok["stopped"] > 0]
         if not ok.empty:
             out.loc[ok["cells"].idxmax(), "frontier"] = True
     return out
 
 
 def frontier_grid(summary: pd.DataFrame) -> pd.DataFrame:
-    """The frontier as one row per cell: ``k/n`` per size ("-" not run) and the largest size
-    solved in at least half of its trials ("none" if no size was)."""
+    """The frontier as one row per cell: ``k/n`` per size ("-" not run; "k/n, m stopped"
+    where m trials stopped after they ran) and the largest size solved in at least half of
+    its trials ("none" if no size was)."""
     sizes = summary.drop_duplicates("size").sort_values("cells")["size"].tolist()
     rows = []
     for (form, backend), d in summary.groupby(CELL_KEYS, sort=False):
-        by = dict(zip(d["size"], d["solved"], strict=True))
+        stopped = d["stopped"] if "stopped" in d else pd.Series(0, index=d.index)
+        shown = [f"{k}, {m} stopped" if m else k for k, m in zip(d["solved"], stopped, strict=True)]
+        by = dict(zip(d["size"], shown, strict=True))
         best = d.loc[d["frontier"], "size"]
         rows.append({"form / backend": f"{form} / {backend}",
                      **{s: by.get(s, "-") for s in sizes},

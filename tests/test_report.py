@@ -318,3 +318,30 @@ def test_a_published_page_takes_the_exact_column_from_the_stores_reference(
     page = tmp_path / "findings" / "page.md"
     assert all(v.isdigit() for v in exact_column(page)), exact_column(page)
     assert "--publish docs/findings/page --exact`" in page.read_text()
+
+
+def test_a_trial_stopped_at_a_licence_limit_after_it_ran_counts_against_the_frontier() -> None:
+    """A cut can grow a model past pyqbpp's free 100 variables: such trials are skipped after
+    they ran. Left out of solved/ran, a cell that solved 1 trial and stopped in 39 would show
+    1/1 and a frontier at that size; counted as not solved, it does not reach it."""
+    from slitherbench import tables
+
+    def trial(size: int, status: str, iterations: int, k: int) -> dict:
+        return {"form_variant": "hubo[exact]/face", "backend": "abs3", "rows": size,
+                "cols": size, "status": status, "iterations": iterations,
+                "wall_s": 1.0, "time_limit_s": 20.0, "key": f"{size}-{k}"}  # fmt: skip
+
+    rows = [trial(5, "solved", 1, k) for k in range(4)]
+    rows += [trial(10, "solved", 1, 0)]
+    rows += [trial(10, "skipped", 2, k) for k in range(1, 40)]  # stopped after one solve
+    rows += [trial(12, "skipped", 0, k) for k in range(4)]  # too big before the first solve
+    summary = tables.frontier_summary(pd.DataFrame(rows))
+    at10 = summary[summary["size"] == "10x10"].iloc[0]
+    assert (at10.solved, at10.stopped, bool(at10.frontier)) == ("1/1", 39, False)
+    assert summary.loc[summary.frontier, "size"].tolist() == ["5x5"]
+    assert "12x12" not in set(summary["size"])  # never ran: not a frontier size at all
+    grid = tables.frontier_grid(summary).iloc[0]
+    assert grid["10x10"] == "1/1, 39 stopped" and grid["frontier"] == "5x5"
+    # without the stopped trials the same cell would have reached 10x10
+    ran = pd.DataFrame([r for r in rows if r["status"] != "skipped"])
+    assert tables.frontier_summary(ran).loc[lambda d: d.frontier, "size"].tolist() == ["10x10"]

@@ -16,7 +16,9 @@ from .style import provenance_note, save_figure
 FRONTIER_CAPTION = (
     "Frontier: solved/ran per formulation x backend and board size ('-': none ran there: the "
     "cell stopped at a smaller size where it solved nothing, or its trials were skipped, e.g. "
-    "at a licence limit); frontier = the largest size solved in at least half of its trials."
+    "at a licence limit; 'k/n, m stopped': m more trials ran and then stopped when a cut grew "
+    "the model past such a limit); frontier = the largest size solved in at least half of "
+    "its trials, a stopped trial counted as not solved."
 )
 
 
@@ -30,8 +32,11 @@ def frontier_figure(summary: pd.DataFrame, trials: pd.DataFrame, out: Path) -> l
     grid = np.full((len(cells), len(sizes)), np.nan)
     for r in summary.itertuples(index=False):
         i, j = cells.index((r.form_variant, r.backend)), sizes.index(r.size)
-        grid[i, j] = r.success
-        ax.text(j, i, r.solved, ha="center", va="center", fontsize=7)
+        stopped = int(getattr(r, "stopped", 0))
+        tried = r.trials + stopped
+        grid[i, j] = r.n_solved / tried if tried else np.nan
+        text = f"{r.solved}\n+{stopped} stopped" if stopped else r.solved
+        ax.text(j, i, text, ha="center", va="center", fontsize=7 if not stopped else 5.5)
         if r.frontier:
             ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=2, color="k"))
     for i, j in zip(*np.where(np.isnan(grid)), strict=True):
@@ -40,7 +45,7 @@ def frontier_figure(summary: pd.DataFrame, trials: pd.DataFrame, out: Path) -> l
     ax.set_xticks(range(len(sizes)), sizes, fontsize=7)
     ax.set_yticks(range(len(cells)), [f"{f} / {b}" for f, b in cells], fontsize=7)
     ax.set_xlabel("board size; - = none ran (the cell stopped earlier, or was skipped)")
-    fig.colorbar(im, ax=ax, fraction=0.03, label="solved / ran")
+    fig.colorbar(im, ax=ax, fraction=0.03, label="solved / (ran + stopped)")
     fig.tight_layout()
     return save_figure(fig, provenance_note(trials), out, "frontier")
 
