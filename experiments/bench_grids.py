@@ -8,8 +8,10 @@
    the default exact path) on 2 cores.
 2. The generator making a unique ~100-face puzzle of each kind (``generate_on``, seeds 1-3,
    each proved unique again by SAT). Target: <= 10 s each.
-Writes bench_grids_exact.csv and bench_grids_generate.csv; prints medians and verdicts. Exit
-code 1 if any answer is not the suite's, not unique, or a target is missed.
+Writes bench_grids.csv (one row per run, ``part`` exact or generate); prints medians and
+verdicts. Exit code 1 if any answer is not the suite's, not unique, or a target is missed.
+``--publish docs/findings/NAME`` writes the findings page from the stamped rows (``--rows``
+writes it again from them).
 
     python experiments/bench_grids.py --hubo-exact
 
@@ -33,6 +35,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from slitherbench import benchmark_page, render
 from slitherbench.backends.constraints import solve_lazily
 from slitherbench.backends.cplex_mip import CplexBackend
 from slitherbench.backends.exact import ExactBackend
@@ -49,6 +52,8 @@ LAZY = {"sat": SatBackend, "cpsat-lazy": ExactBackend, "mip": HighsBackend, "smt
         "cplex": CplexBackend}  # fmt: skip
 EXACT_TARGET_S, GENERATE_TARGET_S = 0.1, 10.0
 QUICK_KINDS = ("square", "honeycomb")
+COMMAND = "python experiments/bench_grids.py"
+PACKAGES = ("ortools", "python-sat", "highspy", "z3-solver")
 
 
 def hubo_exact_sweep(quick: bool = False) -> int:
@@ -84,81 +89,139 @@ def hubo_exact_sweep(quick: bool = False) -> int:
     return 0
 
 
+def chosen_boards(quick: bool) -> dict:
+    """Quick: the smallest board of two kinds; otherwise the ~100-face board of every kind."""
+    chosen = {}
+    for p in get_suite("grids"):
+        if quick and p.board.kind not in QUICK_KINDS:
+            continue
+        have = chosen.get(p.board.kind)
+        if have is None or (
+            p.num_faces < have.num_faces if quick else p.num_faces > have.num_faces
+        ):
+            chosen[p.board.kind] = p
+    return chosen
+
+
+def measure(chosen: dict, repeats: int, seeds: tuple[int, ...]) -> pd.DataFrame:
+    """One row per exact run (part "exact") and per generated puzzle (part "generate")."""
+    rows = []
+    for kind, p in chosen.items():
+        base = {"kind": kind, "board": p.board.label, "faces": p.num_faces}
+        for _ in range(repeats):
+            runs = {"cpsat-circuit": solve_exact(p, time_limit_s=60, method="cpsat")}
+            for name, cls in LAZY.items():
+                if name == "cplex" and cls().unsupported_reason(ConsFormulation()):
+                    continue
+                runs[name] = solve_lazily(cls(), p, time_limit_s=60)
+            for path, r in runs.items():
+                rows.append({**base, "part": "exact", "path": path, "status": r.status,
+                             "seconds": r.wall_s, "ok": r.status == "unique"
+                             and r.answer == p.meta["answer"]})  # fmt: skip
+        for seed in seeds:
+            t0 = time.perf_counter()
+            g = generate_on(p.board, seed)
+            made = time.perf_counter() - t0
+            check = solve_exact(g, time_limit_s=60)
+            rows.append({**base, "part": "generate", "seed": seed, "seconds": made,
+                         "clues": g.num_clues, "ok": check.status == "unique"
+                         and check.answer == g.meta["answer"]})  # fmt: skip
+        print(kind, p.board.label, flush=True)
+    return pd.DataFrame(rows)
+
+
+def summaries(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.Series]:
+    """Median seconds per kind x exact path; the generator's slowest seed per kind."""
+    exact, gen = rows[rows.part == "exact"], rows[rows.part == "generate"]
+    med = exact.pivot_table(index=["kind", "faces"], columns="path", values="seconds",
+                            aggfunc="median", sort=False)  # fmt: skip
+    return med, gen.groupby("kind", sort=False)["seconds"].max()
+
+
+def verdicts(rows: pd.DataFrame) -> list[dict[str, str]]:
+    med, gmax = summaries(rows)
+    lines = []
+    for measure_, target, value in (
+        ("exact solve + uniqueness, SAT median, worst kind (s)", EXACT_TARGET_S, med["sat"].max()),
+        ("generator, slowest seed, worst kind (s)", GENERATE_TARGET_S, gmax.max()),
+    ):
+        met = value <= target
+        verdict = "met" if met else f"**missed by {render.fmt(float(value - target))}**"
+        if "command" in rows and rows["command"].astype(str).str.contains("--quick").any():
+            verdict = "(quick, not judged)"
+        lines.append({"measure": measure_, "target": f"<= {render.fmt(target)}",
+                      "measured": render.fmt(float(value)),
+                      "verdict": verdict})  # fmt: skip
+    return lines
+
+
+def publish(rows: pd.DataFrame, dest: Path) -> Path:
+    med, gmax = summaries(rows)
+    exact = med.reset_index().map(lambda v: render.fmt(v) if isinstance(v, float) else str(v))
+    gen = gmax.reset_index().map(lambda v: render.fmt(v) if isinstance(v, float) else str(v))
+    gen.columns = ["kind", "slowest of its seeds (s)"]
+    n_rep = int(rows[rows.part == "exact"].groupby(["kind", "path"]).size().max())
+    wrong = int((~rows["ok"].astype(bool)).sum())
+    seeds = ", ".join(str(int(v)) for v in sorted(rows["seed"].dropna().unique()))
+    caption = (f"Median seconds of {n_rep} runs, exact solve + uniqueness of the ~100-face board "
+               f"of each kind measured (`puzzle=grids`; a full run takes the ~100-face one); runs with a wrong or non-unique answer: {wrong}.")  # fmt: skip
+    return benchmark_page.write_page(
+        dest,
+        rows,
+        title="Boards beyond the square: exact paths and the generator",
+        script=COMMAND,
+        sections=[
+            ("Exact paths", render.grid_markdown(exact, caption)),
+            (
+                "Generator",
+                render.grid_markdown(
+                    gen,
+                    f"Making a unique puzzle on that board of each kind (`generate_on`, seeds {seeds}; each proved unique by SAT).",
+                ),
+            ),
+            ("Targets", benchmark_page.targets_markdown(verdicts(rows), "", "No rows.")),
+        ],
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, help="default: results/benchmarks (--quick: a temp dir)")
     ap.add_argument("--repeats", type=int, help="runs per board (default 5; --quick 1)")
     ap.add_argument("--hubo-exact", action="store_true", help="the hubo[exact] sweep instead")
     ap.add_argument("--quick", action="store_true", help="two small boards; targets not judged")
+    benchmark_page.add_options(ap)
     args = ap.parse_args()
     if args.hubo_exact:
         return hubo_exact_sweep(args.quick)
+    if benchmark_page.publish_from_rows(args, ap, publish):
+        return 0
     out = args.out or (
         Path(tempfile.mkdtemp(prefix="bench_grids-")) if args.quick else Path("results/benchmarks")
     )
     repeats = args.repeats or (1 if args.quick else 5)
-    # Quick: the smallest board of two kinds; otherwise the ~100-face board of every kind.
-    chosen = {}
-    for p in get_suite("grids"):
-        if args.quick and p.board.kind not in QUICK_KINDS:
-            continue
-        have = chosen.get(p.board.kind)
-        if have is None or (
-            p.num_faces < have.num_faces if args.quick else p.num_faces > have.num_faces
-        ):
-            chosen[p.board.kind] = p
-    rows, gen_rows = [], []
-    for kind, p in chosen.items():
-        for _ in range(repeats):
-            r = solve_exact(p, time_limit_s=60, method="cpsat")
-            runs = {"cpsat-circuit": r}
-            for name, cls in LAZY.items():
-                if name == "cplex" and cls().unsupported_reason(ConsFormulation()):
-                    continue
-                runs[name] = solve_lazily(cls(), p, time_limit_s=60)
-            for path, r in runs.items():
-                rows.append({"kind": kind, "board": p.board.label, "faces": p.num_faces,
-                             "path": path, "status": r.status, "seconds": r.wall_s,
-                             "matches": r.answer == p.meta["answer"]})  # fmt: skip
-        for seed in (1,) if args.quick else (1, 2, 3):
-            t0 = time.perf_counter()
-            g = generate_on(p.board, seed)
-            made = time.perf_counter() - t0
-            check = solve_exact(g, time_limit_s=60)
-            gen_rows.append({"kind": kind, "board": p.board.label, "faces": p.num_faces,
-                             "seed": seed, "seconds": made, "clues": g.num_clues,
-                             "unique": check.status == "unique"
-                             and check.answer == g.meta["answer"]})  # fmt: skip
-        print(kind, p.board.label, flush=True)
-    df, gen = pd.DataFrame(rows), pd.DataFrame(gen_rows)
-    out.mkdir(parents=True, exist_ok=True)
-    df.to_csv(out / "bench_grids_exact.csv", index=False)
-    gen.to_csv(out / "bench_grids_generate.csv", index=False)
-    print(f"rows: {out}/bench_grids_exact.csv, bench_grids_generate.csv")
-    prov = provenance()
-    print(f"CPU: {prov['cpu']} ({prov['cpu_count']} cores); {repeats} repeats per board")
-    med = df.pivot_table(index=["kind", "faces"], columns="path", values="seconds",
-                         aggfunc="median", sort=False)  # fmt: skip
-    board = "the smallest board" if args.quick else "~100-face board"
-    print(f"median seconds, exact solve + uniqueness ({board}):\n" + med.round(4).to_string())
-    gmax = gen.groupby("kind", sort=False)["seconds"].max()
-    print("generator, slowest of its seeds (s):\n" + gmax.round(3).to_string())
-    bad = df[(df.status != "unique") | ~df.matches]
-    worst = med["sat"].max()
-    verdict = "(quick, not judged)" if args.quick else None
-    print(f"target exact <= {EXACT_TARGET_S} s (SAT median, every kind): worst {worst:.4f} s -> "
-          f"{verdict or ('met' if worst <= EXACT_TARGET_S else 'MISSED')}")  # fmt: skip
-    print(
-        f"target generator <= {GENERATE_TARGET_S} s (every kind, seeds 1-3): worst "
-        f"{gmax.max():.3f} s -> "
-        f"{verdict or ('met' if gmax.max() <= GENERATE_TARGET_S else 'MISSED')}"
+    rows = measure(chosen_boards(args.quick), repeats, (1,) if args.quick else (1, 2, 3))
+    flags = [f"--repeats {args.repeats}"] if args.repeats else []
+    stamped = benchmark_page.stamp(
+        rows, PACKAGES, " ".join([COMMAND, *flags, *(["--quick"] if args.quick else [])])
     )
-    if len(bad) or not gen.unique.all():
-        print("NOT unique or not the suite's answer:\n" + bad.to_string())
+    out.mkdir(parents=True, exist_ok=True)
+    stamped.to_csv(out / "bench_grids.csv", index=False)
+    print(f"rows: {out}/bench_grids.csv")
+    if args.publish:
+        print(f"page: {publish(stamped, args.publish)}")
+    med, gmax = summaries(rows)
+    print(f"CPU: {provenance()['cpu']}; {repeats} repeats per board")
+    print("median seconds, exact solve + uniqueness:\n" + med.round(4).to_string())
+    print("generator, slowest of its seeds (s):\n" + gmax.round(3).to_string())
+    for v in verdicts(rows):
+        verdict = "(quick, not judged)" if args.quick else v["verdict"]
+        print(f"target {v['measure']} {v['target']}: {v['measured']} -> {verdict}")
+    if not rows["ok"].astype(bool).all():
+        print("NOT unique or not the suite's answer:\n" + rows[~rows.ok.astype(bool)].to_string())
         return 1
-    if args.quick:
-        return 0
-    return 0 if worst <= EXACT_TARGET_S and gmax.max() <= GENERATE_TARGET_S else 1
+    met = all(v["verdict"] == "met" for v in verdicts(rows))
+    return 0 if args.quick or met else 1
 
 
 if __name__ == "__main__":

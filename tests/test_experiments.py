@@ -66,9 +66,9 @@ RUNS = [
     ),
     QuickRun(
         "bench_grids.py",
-        ("--quick", "--out", "{tmp}"),
+        ("--quick", "--out", "{tmp}", "--publish", "{tmp}/pub/grids_bench"),
         NOT_JUDGED,
-        ("bench_grids_exact.csv", "bench_grids_generate.csv"),
+        ("bench_grids.csv", "pub/grids_bench.md", "pub/grids_bench/rows.csv"),
     ),
     QuickRun("bench_grids.py", ("--quick", "--hubo-exact"), "beyond the square"),
     QuickRun(
