@@ -26,6 +26,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from . import stats
+from .record import TUNED_SUFFIX
 from .tables import ran_only, settings_of
 
 ATTRIBUTES = ("cell", "form_variant", "formulation", "backend", "variables", "tuning", "warm_start")
@@ -39,7 +40,7 @@ STRATA = {
     "tuning": ["form_variant", "backend"],  # untuned,tuned: each cell against its tuned self
     "warm_start": ["form_variant", "backend"],  # previous,none: each cell with either hint
 }
-TUNED = "+tuned"  # a cell label's suffix where the run took the tuned settings
+TUNED = TUNED_SUFFIX  # a cell label's suffix where the run took the tuned settings
 
 
 def specs(given: str | Sequence[str] | None) -> list[str]:

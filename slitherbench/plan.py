@@ -28,7 +28,7 @@ from omegaconf.errors import OmegaConfBaseException
 from .backends.base import Backend
 from .formulations import Formulation
 from .puzzle import Puzzle
-from .record import ConfigError
+from .record import TUNED_SUFFIX, ConfigError
 
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
 # ${slitherbench_conf:../tuned} in a config: a path relative to this conf/ directory, wherever the run.
@@ -47,7 +47,9 @@ class Cell:
 
     @property
     def label(self) -> str:
-        return f"{self.formulation.label}/{self.backend.name}" + ("+tuned" if self.tuned else "")
+        return f"{self.formulation.label}/{self.backend.name}" + (
+            TUNED_SUFFIX if self.tuned else ""
+        )
 
     @property
     def packages(self) -> tuple[str, ...]:

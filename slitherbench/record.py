@@ -30,6 +30,9 @@ class Status(StrEnum):
 
 # Outcomes that are a result; skipped and error trials are run again when a run resumes.
 FINAL_STATUSES = frozenset({Status.SOLVED, Status.MAX_ITERATIONS, Status.TIMEOUT})
+# A cell label's suffix where the run took experiment=tune's settings (``hubo/sa+tuned``): the
+# label is stored in the trial's ``cell`` column, and tables and comparisons read it back.
+TUNED_SUFFIX = "+tuned"
 RETRY_STATUSES = frozenset({Status.SKIPPED, Status.ERROR})
 
 

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 
 from . import stats
+from .record import TUNED_SUFFIX
 
 PUZZLE_KEYS = ["puzzle", "size", "clues"]
 CELL_KEYS = ["form_variant", "backend"]
@@ -25,7 +26,7 @@ def _iqr(x: pd.Series) -> float:
 def settings_of(row: pd.Series) -> dict[str, object]:
     """A trial's configuration: tuned or not, its formulation's and backend's parameters and
     its run settings (time limit, iteration budget, warm start)."""
-    out: dict[str, object] = {"tuned": str(row.get("cell", "")).endswith("+tuned")}
+    out: dict[str, object] = {"tuned": str(row.get("cell", "")).endswith(TUNED_SUFFIX)}
     for col, prefix in (("formulation_params", ""), ("backend_params", "")):
         if isinstance(row.get(col), str) and row.get(col):
             out.update({f"{prefix}{k}": v for k, v in json.loads(row[col]).items()})
