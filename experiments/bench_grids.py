@@ -214,13 +214,14 @@ def main() -> int:
     print(f"CPU: {provenance()['cpu']}; {repeats} repeats per board")
     print("median seconds, exact solve + uniqueness:\n" + med.round(4).to_string())
     print("generator, slowest of its seeds (s):\n" + gmax.round(3).to_string())
-    for v in verdicts(rows):
+    found = verdicts(rows)
+    for v in found:
         verdict = "(quick, not judged)" if args.quick else v["verdict"]
         print(f"target {v['measure']} {v['target']}: {v['measured']} -> {verdict}")
     if not rows["ok"].astype(bool).all():
         print("NOT unique or not the suite's answer:\n" + rows[~rows.ok.astype(bool)].to_string())
         return 1
-    met = all(v["verdict"] == "met" for v in verdicts(rows))
+    met = all(v["verdict"] == "met" for v in found)
     return 0 if args.quick or met else 1
 
 

@@ -40,7 +40,6 @@ STRATA = {
     "tuning": ["form_variant", "backend"],  # untuned,tuned: each cell against its tuned self
     "warm_start": ["form_variant", "backend"],  # previous,none: each cell with either hint
 }
-TUNED = TUNED_SUFFIX  # a cell label's suffix where the run took the tuned settings
 
 
 def specs(given: str | Sequence[str] | None) -> list[str]:
@@ -64,7 +63,7 @@ def with_tuning(trials: pd.DataFrame) -> pd.DataFrame:
     adds no trials, and the cell has no tuned side to compare."""
     if "cell" not in trials:
         return trials
-    tuned = trials["cell"].astype(str).str.endswith(TUNED)
+    tuned = trials["cell"].astype(str).str.endswith(TUNED_SUFFIX)
     return trials.assign(tuning=tuned.map({True: "tuned", False: "untuned"}))
 
 

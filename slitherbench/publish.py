@@ -19,7 +19,7 @@ import pandas as pd
 from . import compare, plots, render, tables
 from .plots import ReportData, model_sizes
 from .plots.by_faces import FACES_CAPTION, FigureByFaces, faces_grid
-from .plots.frontier import FRONTIER_CAPTION, frontier_figure
+from .plots.frontier import FRONTIER_CAPTION, frontier_figure, shared_summary
 from .plots.model_sizes import ModelGrowthFigure, ModelSizeTable
 
 COLUMNS = render.DEFAULT_COLUMNS  # the report's own table, so a page and a report agree
@@ -163,7 +163,7 @@ def _frontier(data: ReportData) -> pd.DataFrame:
     frontier items share it)."""
     if _several_kinds(data.trials) or data.trials["size"].nunique() < 2:
         return pd.DataFrame()
-    return data.shared("frontier_summary", lambda: tables.frontier_summary(data.sized))
+    return shared_summary(data)
 
 
 def _figures(data: ReportData) -> list[Path]:
@@ -219,8 +219,7 @@ def _sections(
         grid = tables.frontier_grid(frontier)
         parts += ["## The frontier", "", render.grid_markdown(grid, FRONTIER_CAPTION)]
     if ModelSizeTable().applies(data):
-        sizes = data.shared("model_size_summary", lambda: model_sizes.size_summary(data))
-        grid = model_sizes.size_grid(sizes)
+        grid = model_sizes.size_grid(model_sizes.shared_size_summary(data))
         parts += ["## Model sizes", "", render.grid_markdown(grid, model_sizes.CAPTION)]
     if target is not None:
         parts += ["## Targets", "", targets_table(summary, target)]

@@ -274,9 +274,9 @@ def stopped_midway(trials: pd.DataFrame) -> pd.Series:
 
 def frontier_summary(trials: pd.DataFrame, threshold: float = 0.5) -> pd.DataFrame:
     """Per cell (form x backend) and board size: solved/ran, success with its Wilson interval,
-    TTS99; ``stopped``: trials skipped after they ran (:func:`stopped_midway`); ``frontier``
-    marks the cell's largest size solved in >= ``threshold`` of the trials that ran or
-    stopped (a stopped trial counts as not solved there)."""
+    TTS99; ``stopped``: trials skipped after they ran (:func:`stopped_midway`); ``reach``:
+    solved over the trials that ran or stopped; ``frontier`` marks the cell's largest size
+    with ``reach`` >= ``threshold``."""
     stopped = trials[stopped_midway(trials)]
     t = with_size(pd.concat([ran_only(trials), stopped]))
     sizes = t.drop_duplicates("size").sort_values("cells")["size"].tolist()
@@ -292,10 +292,11 @@ def frontier_summary(trials: pd.DataFrame, threshold: float = 0.5) -> pd.DataFra
     out = pd.DataFrame(rows)
     if out.empty:
         return out
+    # a stopped trial counts as not solved (NaN where nothing ran or stopped: never a frontier)
+    out["reach"] = out["n_solved"] / (out["trials"] + out["stopped"]).replace(0, np.nan)
     out["frontier"] = False
     for _, d in out.groupby(CELL_KEYS, sort=False):
-        ok = d[d["n_solved"] >= threshold * (d["trials"] + d["stopped"])]
-        ok = ok[ok["trials"] + ok["stopped"] > 0]
+        ok = d[d["reach"] >= threshold]
         if not ok.empty:
             out.loc[ok["cells"].idxmax(), "frontier"] = True
     return out
@@ -308,8 +309,9 @@ def frontier_grid(summary: pd.DataFrame) -> pd.DataFrame:
     sizes = summary.drop_duplicates("size").sort_values("cells")["size"].tolist()
     rows = []
     for (form, backend), d in summary.groupby(CELL_KEYS, sort=False):
-        stopped = d["stopped"] if "stopped" in d else pd.Series(0, index=d.index)
-        shown = [f"{k}, {m} stopped" if m else k for k, m in zip(d["solved"], stopped, strict=True)]
+        shown = [
+            f"{k}, {m} stopped" if m else k for k, m in zip(d["solved"], d["stopped"], strict=True)
+        ]
         by = dict(zip(d["size"], shown, strict=True))
         best = d.loc[d["frontier"], "size"]
         rows.append({"form / backend": f"{form} / {backend}",

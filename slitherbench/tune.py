@@ -73,23 +73,26 @@ def evaluate(spec: dict[str, Any], puzzles: list[Puzzle], cfg: DictConfig) -> di
     return {"solved": k, "ran": n, "tts99_s": tts, "reason": "; ".join(sorted(reasons))[:200]}
 
 
-def open_storage(url: str, attempts: int = 5) -> optuna.storages.BaseStorage:
+def open_storage(
+    url: str, waits: tuple[float, ...] = (0.2, 0.4, 0.6, 0.8)
+) -> optuna.storages.BaseStorage:
     """Open (and on first use create) the study storage.
 
     Processes tuning one cell each (``cell=K``) may start at once on a new SQLite file; both then
     create its tables and one fails with "table ... already exists". The tables are there for
-    the second try, so it retries a few times before giving up.
+    the second try, so it waits and tries again (``waits``: seconds before each retry); the
+    last try's error is raised.
     """
     from sqlalchemy.exc import OperationalError
 
-    for attempt in range(attempts):
+    for wait in waits:
         try:
             return optuna.storages.RDBStorage(url)
         except OperationalError as e:
-            if "already exists" not in str(e) or attempt == attempts - 1:
+            if "already exists" not in str(e):
                 raise
-            time.sleep(0.2 * (attempt + 1))
-    raise AssertionError("unreachable")
+            time.sleep(wait)
+    return optuna.storages.RDBStorage(url)
 
 
 def tune_cell(

@@ -32,11 +32,9 @@ def frontier_figure(summary: pd.DataFrame, trials: pd.DataFrame, out: Path) -> l
     grid = np.full((len(cells), len(sizes)), np.nan)
     for r in summary.itertuples(index=False):
         i, j = cells.index((r.form_variant, r.backend)), sizes.index(r.size)
-        stopped = int(getattr(r, "stopped", 0))
-        tried = r.trials + stopped
-        grid[i, j] = r.n_solved / tried if tried else np.nan
-        text = f"{r.solved}\n+{stopped} stopped" if stopped else r.solved
-        ax.text(j, i, text, ha="center", va="center", fontsize=7 if not stopped else 5.5)
+        grid[i, j] = r.reach
+        text = f"{r.solved}\n+{r.stopped} stopped" if r.stopped else r.solved
+        ax.text(j, i, text, ha="center", va="center", fontsize=5.5 if r.stopped else 7)
         if r.frontier:
             ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, lw=2, color="k"))
     for i, j in zip(*np.where(np.isnan(grid)), strict=True):
@@ -50,7 +48,8 @@ def frontier_figure(summary: pd.DataFrame, trials: pd.DataFrame, out: Path) -> l
     return save_figure(fig, provenance_note(trials), out, "frontier")
 
 
-def _summary(data: ReportData) -> pd.DataFrame:
+def shared_summary(data: ReportData) -> pd.DataFrame:
+    """The frontier summary of ``data``, made once per report (the items and a page share it)."""
     return data.shared("frontier_summary", lambda: tables.frontier_summary(data.sized))
 
 
@@ -59,7 +58,7 @@ class _OverSizes(ReportItem):
 
     def applies(self, data: ReportData) -> bool:
         sizes = (data.sized["rows"] * data.sized["cols"]).nunique()
-        return sizes > 1 and not _summary(data).empty
+        return sizes > 1 and not shared_summary(data).empty
 
 
 class FrontierTable(_OverSizes):
@@ -71,7 +70,7 @@ class FrontierTable(_OverSizes):
     order = 110
 
     def write(self, data: ReportData) -> list[Path]:
-        summary = _summary(data)
+        summary = shared_summary(data)
         grid = tables.frontier_grid(summary)
         return write_grid(grid, summary, data.out, "frontier", FRONTIER_CAPTION)
 
@@ -84,4 +83,4 @@ class FrontierFigure(_OverSizes):
     order = 120
 
     def write(self, data: ReportData) -> list[Path]:
-        return frontier_figure(_summary(data), data.sized, data.out)
+        return frontier_figure(shared_summary(data), data.sized, data.out)

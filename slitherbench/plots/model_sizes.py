@@ -142,10 +142,20 @@ def _stage(d: pd.DataFrame, stage: str) -> dict:
     return row
 
 
+def shared_solves(data: ReportData) -> pd.DataFrame:
+    """:func:`solves` of ``data``, made once per report (the table, the figure and a page)."""
+    return data.shared("model_size_solves", lambda: solves(data))
+
+
+def shared_size_summary(data: ReportData) -> pd.DataFrame:
+    """:func:`size_summary` of ``data``, made once per report."""
+    return data.shared("model_size_summary", lambda: size_summary(data))
+
+
 def size_summary(data: ReportData) -> pd.DataFrame:
     """One row per board size x form (x the backend that reduced it) x stage (``first``,
     ``last``): medians over the trials, and the growth per cut on the ``last`` rows."""
-    it = data.shared("model_size_solves", lambda: solves(data))
+    it = shared_solves(data)
     if it.empty:
         return pd.DataFrame()
     rows = []
@@ -295,7 +305,7 @@ def growth_figure(it: pd.DataFrame, trials: pd.DataFrame, out: Path) -> list[Pat
 
 
 def _applies(data: ReportData) -> bool:
-    return not data.shared("model_size_solves", lambda: solves(data)).empty
+    return not shared_solves(data).empty
 
 
 class ModelSizeTable(ReportItem):
@@ -310,7 +320,7 @@ class ModelSizeTable(ReportItem):
         return _applies(data)
 
     def write(self, data: ReportData) -> list[Path]:
-        summary = data.shared("model_size_summary", lambda: size_summary(data))
+        summary = shared_size_summary(data)
         caption = f"{CAPTION} {data.note}".strip()
         return write_table(summary, data.out, self.name, caption)
 
@@ -326,5 +336,5 @@ class ModelGrowthFigure(ReportItem):
         return _applies(data)
 
     def write(self, data: ReportData) -> list[Path]:
-        it = data.shared("model_size_solves", lambda: solves(data))
+        it = shared_solves(data)
         return growth_figure(it, data.trials, data.out)
