@@ -21,6 +21,7 @@ from .plots import ReportData, model_sizes
 from .plots.by_faces import FACES_CAPTION, FigureByFaces, faces_grid
 from .plots.frontier import FRONTIER_CAPTION, frontier_figure, shared_summary
 from .plots.model_sizes import ModelGrowthFigure, ModelSizeTable
+from .plots.time_to_solution import WITHIN_CAPTION, SolvedWithin, within_grid
 
 COLUMNS = render.DEFAULT_COLUMNS  # the report's own table, so a page and a report agree
 
@@ -206,7 +207,7 @@ def _sections(
     compare_spec: str | Sequence[str] | None,
 ) -> list[str]:
     """The page's optional sections: board kinds pooled by faces or the frontier, the model
-    sizes, targets, the paired tests."""
+    sizes, solved within fractions of the budget, targets, the paired tests."""
     parts: list[str] = []
     if _several_kinds(data.trials):  # the page holds the table; the summary CSV has every row
         grid, _ = faces_grid(data.trials)
@@ -221,6 +222,9 @@ def _sections(
     if ModelSizeTable().applies(data):
         grid = model_sizes.size_grid(model_sizes.shared_size_summary(data))
         parts += ["## Model sizes", "", render.grid_markdown(grid, model_sizes.CAPTION)]
+    if SolvedWithin().applies(data):
+        grid = within_grid(tables.solved_within(data.trials))
+        parts += ["## Solved within t", "", render.grid_markdown(grid, WITHIN_CAPTION)]
     if target is not None:
         parts += ["## Targets", "", targets_table(summary, target)]
     for spec in compare.specs(compare_spec):

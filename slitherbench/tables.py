@@ -175,6 +175,12 @@ def _solves(ran: pd.DataFrame, iterations: pd.DataFrame | None) -> dict[str, obj
     }
 
 
+# The trial columns summarise's statistics read (besides the grouping keys).
+SUMMARY_READS = ("key", "puzzle", "status", "reason", "time_limit_s", "wall_s", "solve_s",
+                 "iterations", "retries", "sweeps", "overhead_s", "num_variables", "num_terms",
+                 "max_degree")  # fmt: skip
+
+
 def summarise(
     trials: pd.DataFrame,
     group_by: Sequence[str],
@@ -190,6 +196,9 @@ def summarise(
     t = with_size(trials)
     exact = exact_iterations(t, reference)
     t["_group"] = t.groupby(list(group_by), sort=False, dropna=False).ngroup()
+    # Only the columns a statistic reads: every per-group selection copies the frame it
+    # selects from, and a store's trials carry wide text columns (answers, settings).
+    t = t[[c for c in dict.fromkeys([*group_by, "_group", *SUMMARY_READS]) if c in t]]
     its_of: dict[int, pd.DataFrame] = {}
     if iterations is not None and not iterations.empty:  # split once, not once per group
         cols = iterations[["key", "energy", "solve_s"]]
@@ -300,6 +309,32 @@ def frontier_summary(trials: pd.DataFrame, threshold: float = 0.5) -> pd.DataFra
         if not ok.empty:
             out.loc[ok["cells"].idxmax(), "frontier"] = True
     return out
+
+
+WITHIN_FRACTIONS = (0.125, 0.25, 0.5, 1.0)
+
+
+def solved_within(
+    trials: pd.DataFrame, fractions: tuple[float, ...] = WITHIN_FRACTIONS
+) -> pd.DataFrame:
+    """Per board size and cell: of the trials that ran, how many solved within each fraction of
+    their time budget (wall clock; the time-to-target figure read at a few points), and the
+    fewest, median and most iterations of the solved ones. One row per group with ``budget_s``
+    (the group's largest time limit), ``ran`` and ``within_<f>`` (counts)."""
+    ran = with_size(ran_only(trials))
+    rows = []
+    for key, g in ran.groupby(SIZE_KEYS, sort=False):
+        budget = float(g["time_limit_s"].max())
+        ok = g[g["status"] == "solved"]
+        its = ok["iterations"]
+        rows.append({**dict(zip(SIZE_KEYS, key, strict=True)), "budget_s": budget,
+                     "ran": len(g),
+                     **{f"within_{f:g}": int((ok["wall_s"] <= f * budget).sum())
+                        for f in fractions},
+                     "iter_min": its.min() if len(ok) else np.nan,
+                     "iter_median": its.median() if len(ok) else np.nan,
+                     "iter_max": its.max() if len(ok) else np.nan})  # fmt: skip
+    return pd.DataFrame(rows)
 
 
 def frontier_grid(summary: pd.DataFrame) -> pd.DataFrame:

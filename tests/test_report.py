@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from slitherbench import render
+from slitherbench import render, tables
 from slitherbench.report import main as report_main
 from slitherbench.results import load
 
@@ -87,6 +87,12 @@ def test_report_tables_count_what_the_raw_records_say(smoke_store: Path, tmp_pat
             assert row["iter_median"] == ok.iterations.median()
     agg = _md_rows(out / "table_by_form_backend.md")  # per board size
     assert len(agg) == raw.groupby(["rows", "cols", "form_variant", "backend"]).ngroups
+    within = pd.read_csv(out / "solved_within.csv")  # the time-to-solution table
+    for _, row in within.iterrows():
+        d = raw[(raw.form_variant == row["form_variant"]) & (raw.backend == row["backend"])]
+        d = d[(d.rows.astype(str) + "x" + d.cols.astype(str)) == row["size"]]
+        ok = d[(d.status == "solved") & (d.wall_s <= row["budget_s"])]
+        assert row["within_1"] == len(ok) and row["ran"] == d.status.isin(tables.RAN).sum()
     tex = (out / "table_by_puzzle.tex").read_text()
     assert "\\toprule" in tex and "\\midrule" in tex and "\\bottomrule" in tex
     assert "\\multicolumn" in tex and "\\cmidrule" in tex
@@ -324,7 +330,6 @@ def test_a_trial_stopped_at_a_licence_limit_after_it_ran_counts_against_the_fron
     """A cut can grow a model past pyqbpp's free 100 variables: such trials are skipped after
     they ran. Left out of solved/ran, a cell that solved 1 trial and stopped in 39 would show
     1/1 and a frontier at that size; counted as not solved, it does not reach it."""
-    from slitherbench import tables
 
     def trial(size: int, status: str, iterations: int, k: int) -> dict:
         return {"form_variant": "hubo[exact]/face", "backend": "abs3", "rows": size,
@@ -345,3 +350,32 @@ def test_a_trial_stopped_at_a_licence_limit_after_it_ran_counts_against_the_fron
     # without the stopped trials the same cell would have reached 10x10
     ran = pd.DataFrame([r for r in rows if r["status"] != "skipped"])
     assert tables.frontier_summary(ran).loc[lambda d: d.frontier, "size"].tolist() == ["10x10"]
+
+
+def test_solved_within_counts_each_trial_at_the_fractions_of_its_budget_it_solved_by() -> None:
+    """The table behind a claim like "15 of 20 within 60 s": a trial counts at a checkpoint
+    where its wall time is at most that fraction of its budget; trials that did not solve, or
+    did not run, never count; iterations are the solved trials' own."""
+    from slitherbench.plots.time_to_solution import within_grid
+
+    def trial(status: str, wall: float, its: int, backend: str = "abs3") -> dict:
+        return {"form_variant": "cons/face", "backend": backend, "rows": 10, "cols": 10,
+                "status": status, "wall_s": wall, "iterations": its,
+                "time_limit_s": 120.0}  # fmt: skip
+
+    rows = [trial("solved", w, i) for w, i in ((10, 3), (15, 5), (40, 17), (60, 20), (119, 28))]
+    rows += [trial("timeout", 120, 30), trial("skipped", 0, 0)]
+    within = tables.solved_within(pd.DataFrame(rows)).iloc[0]
+    assert within["ran"] == 6  # the skipped trial never ran
+    counts = [within[f"within_{f:g}"] for f in tables.WITHIN_FRACTIONS]
+    assert counts == [2, 2, 4, 5]  # <= 15 s, <= 30 s, <= 60 s, <= 120 s
+    assert (within["iter_min"], within["iter_median"], within["iter_max"]) == (3, 17, 28)
+    grid = within_grid(tables.solved_within(pd.DataFrame(rows)))
+    assert list(grid.columns[3:7]) == ["within 15 s", "within 30 s", "within 60 s", "within 120 s"]
+    assert grid.iloc[0]["within 60 s"] == "4/6"
+    assert grid.iloc[0]["iterations, solved: min / median / max"] == "3 / 17 / 28"
+    # two budgets in one table: the checkpoints are headed as fractions of each row's budget
+    other = [{**trial("solved", 5, 1, "exact"), "time_limit_s": 20.0}]
+    mixed = within_grid(tables.solved_within(pd.DataFrame(rows + other)))
+    assert "within budget x 0.5" in mixed.columns and "budget (s)" in mixed.columns
+    assert mixed.iloc[1]["within the budget"] == "1/1" and mixed.iloc[1]["budget (s)"] == "20"

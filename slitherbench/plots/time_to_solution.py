@@ -9,7 +9,8 @@ import matplotlib.ticker
 import numpy as np
 import pandas as pd
 
-from .base import ReportData, ReportItem, ran_only
+from .. import render, tables
+from .base import ReportData, ReportItem, ran_only, write_grid
 from .style import (
     Styles,
     ecdf_with_band,
@@ -57,6 +58,62 @@ def time_to_solution_figure(
     fig.tight_layout()
     stem = f"time_to_target_by_{panel}" if panel else "time_to_solution"
     return save_figure(fig, provenance_note(trials), out, stem)
+
+
+def within_grid(
+    within: pd.DataFrame, fractions: tuple[float, ...] = tables.WITHIN_FRACTIONS
+) -> pd.DataFrame:
+    """:func:`solved_within` as text: ``k/n`` per checkpoint, headed in seconds where every
+    group has one budget (else as a fraction of it), and iterations as min / median / max."""
+    one_budget = within["budget_s"].nunique() == 1
+    budget = float(within["budget_s"].iloc[0]) if len(within) else np.nan
+
+    def head(f: float) -> str:
+        if one_budget:
+            return f"within {render.fmt(f * budget)} s"
+        return "within the budget" if f == 1 else f"within budget x {f:g}"
+
+    out = within[tables.SIZE_KEYS].rename(columns={"form_variant": "form"}).astype(str)
+    if not one_budget:
+        out["budget (s)"] = within["budget_s"].map(render.fmt)
+    for f in fractions:
+        out[head(f)] = [
+            f"{k}/{n}" for k, n in zip(within[f"within_{f:g}"], within["ran"], strict=True)
+        ]
+    out["iterations, solved: min / median / max"] = [
+        "-"
+        if pd.isna(lo)
+        else f"{render.fmt(float(lo))} / {render.fmt(float(md))} / {render.fmt(float(hi))}"
+        for lo, md, hi in zip(
+            within["iter_min"], within["iter_median"], within["iter_max"], strict=True
+        )
+    ]
+    return out
+
+
+WITHIN_CAPTION = (
+    "Solved within t: of the trials that ran, how many solved within each fraction of their "
+    "time budget (wall clock; the time-to-solution figure read at four points); iterations: "
+    "the fewest, median and most solves of the solved trials."
+)
+
+
+class SolvedWithin(ReportItem):
+    """``solved_within``: per board size and cell, solved within 1/8, 1/4, 1/2 and all of the
+    budget, and the solved trials' iterations (min / median / max)."""
+
+    name = "solved_within"
+    kind = "table"
+    needs = ("trials",)
+    order = 62
+
+    def applies(self, data: ReportData) -> bool:
+        return not ran_only(data.trials).empty
+
+    def write(self, data: ReportData) -> list[Path]:
+        within = tables.solved_within(data.trials)
+        caption = f"{WITHIN_CAPTION} {data.note}".strip()
+        return write_grid(within_grid(within), within, data.out, self.name, caption)
 
 
 class TimeToSolution(ReportItem):
