@@ -176,9 +176,9 @@ def _solves(ran: pd.DataFrame, iterations: pd.DataFrame | None) -> dict[str, obj
 
 
 # The trial columns summarise's statistics read (besides the grouping keys).
-SUMMARY_READS = ("key", "puzzle", "status", "reason", "time_limit_s", "wall_s", "solve_s",
-                 "iterations", "retries", "sweeps", "overhead_s", "num_variables", "num_terms",
-                 "max_degree")  # fmt: skip
+SUMMARY_READS = ("key", "puzzle", "cells", "status", "reason", "time_limit_s", "wall_s",
+                 "solve_s", "iterations", "retries", "sweeps", "overhead_s", "num_variables",
+                 "num_terms", "max_degree")  # fmt: skip
 
 
 def summarise(
@@ -192,7 +192,9 @@ def summarise(
     times over the trials that ran. Intervals are 95%: Wilson for rates, bootstrap for
     medians, Wilson mapped through TTS99 = tau ln(0.01)/ln(1-p) with tau = the time budget.
     ``iter_*`` count every solve (retries of a non-zero-energy sample included, as the
-    reference page does); ``rounds_median`` counts only the energy-0 solves (cut rounds)."""
+    reference page does); ``rounds_median`` counts only the energy-0 solves (cut rounds).
+    Grouped by ``size``, the rows go from the smallest board to the largest (run order
+    within a size)."""
     t = with_size(trials)
     exact = exact_iterations(t, reference)
     t["_group"] = t.groupby(list(group_by), sort=False, dropna=False).ngroup()
@@ -220,8 +222,31 @@ def summarise(
         names = d["puzzle"].unique()
         vals = [exact[n] for n in names if n in exact.index]
         row["exact_iter"] = float(np.median(vals)) if vals else np.nan
-        rows.append(row)
-    return pd.DataFrame(rows)
+        rows.append({**row, "_cells": d["cells"].iloc[0]})
+    out = pd.DataFrame(rows)
+    if "size" in group_by and len(out):  # by board size, smallest first; run order within
+        out = out.sort_values("_cells", kind="stable").reset_index(drop=True)
+    return out.drop(columns="_cells", errors="ignore")
+
+
+def tts99_by(trials: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
+    """TTS99 per group (``keys`` and ``tts99_s``), as :func:`summarise` computes it (tau =
+    the median time budget of the trials that ran; NaN where none ran), without the
+    intervals and medians: what a figure of TTS99 alone needs, at a fraction of the cost."""
+    ran = trials["status"].isin(RAN)
+    parts = trials[list(keys)].assign(
+        _ran=ran,
+        _solved=ran & trials["status"].eq("solved"),
+        _tau=trials["time_limit_s"].where(ran),
+    )
+    agg = parts.groupby(list(keys), sort=False, dropna=False).agg(
+        n=("_ran", "sum"), k=("_solved", "sum"), tau=("_tau", "median")
+    )
+    agg["tts99_s"] = [
+        stats.tts99(float(tau), k / n) if n else np.nan
+        for n, k, tau in zip(agg["n"], agg["k"], agg["tau"], strict=True)
+    ]
+    return agg.reset_index()[[*keys, "tts99_s"]]
 
 
 def not_run(d: pd.DataFrame, width: int = 90) -> str:
@@ -319,7 +344,8 @@ def solved_within(
 ) -> pd.DataFrame:
     """Per board size and cell: of the trials that ran, how many solved within each fraction of
     their time budget (wall clock; the time-to-target figure read at a few points), and the
-    fewest, median and most iterations of the solved ones. One row per group with ``budget_s``
+    fewest, median and most iterations of the solved ones. One row per group (smallest board
+    first, run order within a size) with ``budget_s``
     (the group's largest time limit), ``ran`` and ``within_<f>`` (counts)."""
     ran = with_size(ran_only(trials))
     rows = []
@@ -333,8 +359,12 @@ def solved_within(
                         for f in fractions},
                      "iter_min": its.min() if len(ok) else np.nan,
                      "iter_median": its.median() if len(ok) else np.nan,
-                     "iter_max": its.max() if len(ok) else np.nan})  # fmt: skip
-    return pd.DataFrame(rows)
+                     "iter_max": its.max() if len(ok) else np.nan,
+                     "_cells": g["cells"].iloc[0]})  # fmt: skip
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    return out.sort_values("_cells", kind="stable").drop(columns="_cells").reset_index(drop=True)
 
 
 def frontier_grid(summary: pd.DataFrame) -> pd.DataFrame:
@@ -384,6 +414,7 @@ def instance_times(trials: pd.DataFrame) -> pd.DataFrame:
         solver=t["backend"] + direct.map({True: " direct", False: ""}) + ": " + t["form_variant"]
     )
     cols = list(dict.fromkeys(t["solver"]))
+    t = t[["puzzle", "size", "cells", "solver", "status", "reason", "wall_s"]]  # narrow: fast
     rows = []
     for (puzzle, size), d in t.groupby(["puzzle", "size"], sort=False):
         row: dict[str, object] = {"instance": puzzle, "size": size, "_c": d["cells"].iloc[0]}

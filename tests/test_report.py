@@ -379,3 +379,36 @@ def test_solved_within_counts_each_trial_at_the_fractions_of_its_budget_it_solve
     mixed = within_grid(tables.solved_within(pd.DataFrame(rows + other)))
     assert "within budget x 0.5" in mixed.columns and "budget (s)" in mixed.columns
     assert mixed.iloc[1]["within the budget"] == "1/1" and mixed.iloc[1]["budget (s)"] == "20"
+
+
+def test_tables_by_size_go_from_the_smallest_board_whatever_order_the_trials_ran_in() -> None:
+    """A store that holds a campaign and then its further cells ran 5x5-10x10 twice: grouped
+    by size, its rows still read 5x5, 7x7, 10x10 (run order within a size)."""
+
+    def trial(size: int, backend: str) -> dict:
+        return {"puzzle": f"p{size}", "form_variant": "qubo", "backend": backend, "rows": size,
+                "cols": size, "status": "solved", "iterations": 1, "retries": 0,
+                "wall_s": 1.0, "solve_s": 0.5, "time_limit_s": 20.0, "key": f"{size}{backend}",
+                "num_variables": 1, "num_terms": 1, "max_degree": 2}  # fmt: skip
+
+    ran = [trial(s, "sa") for s in (5, 7, 10)] + [trial(s, "pt") for s in (10, 5, 7)]
+    summary = tables.summarise(pd.DataFrame(ran), tables.SIZE_KEYS)
+    assert list(zip(summary["size"], summary["backend"], strict=True)) == [
+        ("5x5", "sa"), ("5x5", "pt"), ("7x7", "sa"), ("7x7", "pt"), ("10x10", "sa"), ("10x10", "pt")
+    ]  # fmt: skip
+    within = tables.solved_within(pd.DataFrame(ran))
+    assert within["size"].tolist() == ["5x5", "5x5", "7x7", "7x7", "10x10", "10x10"]
+
+
+def test_tts99_by_gives_summarises_tts99_for_every_group(smoke_store: Path) -> None:
+    """The performance profile reads TTS99 alone from tables.tts99_by; it must be the value
+    the summary tables print, group for group (a group whose trials were all skipped: NaN)."""
+    trials, _ = load(smoke_store)
+    t = tables.with_size(tables.by_configuration(trials))
+    skipped = t.head(2).assign(puzzle="all-skipped", status="skipped")
+    t = pd.concat([t, skipped], ignore_index=True)
+    keys = ["puzzle", *tables.CELL_KEYS]
+    full = tables.summarise(t, keys).set_index(keys)["tts99_s"]
+    light = tables.tts99_by(t, keys).set_index(keys)["tts99_s"]
+    assert light.index.equals(full.index) and light.isna().sum() >= 1
+    pd.testing.assert_series_equal(light, full)

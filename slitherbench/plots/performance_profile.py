@@ -65,5 +65,5 @@ class PerformanceProfile(ReportItem):
         return data.sized["puzzle"].nunique() > 1
 
     def write(self, data: ReportData) -> list[Path]:
-        by_puzzle = tables.summarise(data.sized, ["puzzle", *tables.CELL_KEYS])
+        by_puzzle = tables.tts99_by(data.sized, ["puzzle", *tables.CELL_KEYS])
         return performance_profile_figure(by_puzzle, data.sized, data.out)
