@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pandas as pd
@@ -241,20 +242,33 @@ def publish(rows: pd.DataFrame, dest: Path) -> Path:
     )
 
 
-def hubo_exact_main(args: argparse.Namespace, ap: argparse.ArgumentParser) -> int:
-    if benchmark_page.publish_from_rows(args, ap, publish_hubo_exact):
-        return 0
+def save(
+    rows: pd.DataFrame,
+    args: argparse.Namespace,
+    flags: list[str],
+    packages: tuple[str, ...],
+    name: str,
+    publish_page: Callable[[pd.DataFrame, Path], Path],
+) -> None:
+    """Stamp the rows with the command that made them, write them as ``name`` under
+    ``--out`` (a temporary directory with --quick), and publish the page if asked."""
     out = args.out or (
         Path(tempfile.mkdtemp(prefix="bench_grids-")) if args.quick else Path("results/benchmarks")
     )
-    rows = hubo_exact_sweep(args.quick)
-    command = f"{COMMAND} --hubo-exact" + (" --quick" if args.quick else "")
-    stamped = benchmark_page.stamp(rows, PACKAGES_HUBO, command)
+    stamped = benchmark_page.stamp(rows, packages, " ".join([COMMAND, *flags]))
     out.mkdir(parents=True, exist_ok=True)
-    stamped.to_csv(out / "bench_grids_hubo_exact.csv", index=False)
-    print(f"rows: {out}/bench_grids_hubo_exact.csv")
+    stamped.to_csv(out / name, index=False)
+    print(f"rows: {out}/{name}")
     if args.publish:
-        print(f"page: {publish_hubo_exact(stamped, args.publish)}")
+        print(f"page: {publish_page(stamped, args.publish)}")
+
+
+def hubo_exact_main(args: argparse.Namespace, ap: argparse.ArgumentParser) -> int:
+    if benchmark_page.publish_from_rows(args, ap, publish_hubo_exact):
+        return 0
+    rows = hubo_exact_sweep(args.quick)
+    flags = ["--hubo-exact", *(["--quick"] if args.quick else [])]
+    save(rows, args, flags, PACKAGES_HUBO, "bench_grids_hubo_exact.csv", publish_hubo_exact)
     table, totals = hubo_exact_grid(rows)
     print(table.to_string(index=False))
     print("beyond the square:\n" + totals.to_string(index=False))
@@ -273,20 +287,11 @@ def main() -> int:
         return hubo_exact_main(args, ap)
     if benchmark_page.publish_from_rows(args, ap, publish):
         return 0
-    out = args.out or (
-        Path(tempfile.mkdtemp(prefix="bench_grids-")) if args.quick else Path("results/benchmarks")
-    )
     repeats = args.repeats or (1 if args.quick else 5)
     rows = measure(chosen_boards(args.quick), repeats, (1,) if args.quick else (1, 2, 3))
     flags = [f"--repeats {args.repeats}"] if args.repeats else []
-    stamped = benchmark_page.stamp(
-        rows, PACKAGES, " ".join([COMMAND, *flags, *(["--quick"] if args.quick else [])])
-    )
-    out.mkdir(parents=True, exist_ok=True)
-    stamped.to_csv(out / "bench_grids.csv", index=False)
-    print(f"rows: {out}/bench_grids.csv")
-    if args.publish:
-        print(f"page: {publish(stamped, args.publish)}")
+    save(rows, args, [*flags, *(["--quick"] if args.quick else [])], PACKAGES, "bench_grids.csv",
+         publish)  # fmt: skip
     med, gmax = summaries(rows)
     print(f"CPU: {provenance()['cpu']}; {repeats} repeats per board")
     print("median seconds, exact solve + uniqueness:\n" + med.round(4).to_string())

@@ -19,8 +19,12 @@ RAN = ("solved", "max_iterations", "timeout")
 
 
 def _iqr(x: pd.Series) -> float:
-    x = x.dropna()
-    return float(x.quantile(0.75) - x.quantile(0.25)) if len(x) else float("nan")
+    v = x.to_numpy(dtype=float, na_value=np.nan)
+    v = v[~np.isnan(v)]
+    if not len(v):
+        return float("nan")
+    q1, q3 = np.percentile(v, [25, 75])  # linear interpolation, as pandas' quantile
+    return float(q3 - q1)
 
 
 def settings_of(row: pd.Series) -> dict[str, object]:

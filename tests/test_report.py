@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -412,3 +413,20 @@ def test_tts99_by_gives_summarises_tts99_for_every_group(smoke_store: Path) -> N
     light = tables.tts99_by(t, keys).set_index(keys)["tts99_s"]
     assert light.index.equals(full.index) and light.isna().sum() >= 1
     pd.testing.assert_series_equal(light, full)
+
+
+def test_an_ecdf_of_many_trials_is_drawn_through_a_bounded_number_of_its_points() -> None:
+    """A 100,000-trial store's curves are thinned to MAX_STEPS points evenly spaced in rank:
+    the curve still ends at solved/ran and still rises at the first solve."""
+    import matplotlib.pyplot as plt
+
+    from slitherbench.plots.style import MAX_STEPS, ecdf_with_band
+
+    values = np.random.default_rng(0).random(25_000) * 20
+    fig, ax = plt.subplots()
+    ecdf_with_band(ax, values, 30_000, {"color": "k", "linestyle": "-", "marker": "o"}, "x")
+    curve = ax.lines[0]
+    x, y = curve.get_xdata(), curve.get_ydata()
+    assert len(x) <= MAX_STEPS + 1
+    assert y[-1] == 25_000 / 30_000 and x[1] == values.min() and x[-1] == values.max()
+    plt.close(fig)
