@@ -45,10 +45,12 @@ class Styles:
     white)."""
 
     def __init__(self, trials: pd.DataFrame) -> None:
-        self.forms = sorted(set(map(str, trials["form_variant"])))
-        self.backends = sorted(set(map(str, trials["backend"])))
+        # the distinct pairs first: a store holds thousands of trials per cell
+        pairs = trials[["form_variant", "backend"]].drop_duplicates()
+        self.forms = sorted(set(map(str, pairs["form_variant"])))
+        self.backends = sorted(set(map(str, pairs["backend"])))
         self.cells = sorted(
-            {f"{f} / {b}" for f, b in zip(trials["form_variant"], trials["backend"], strict=True)}
+            {f"{f} / {b}" for f, b in zip(pairs["form_variant"], pairs["backend"], strict=True)}
         )
 
     def form(self, form: str) -> dict:
@@ -136,6 +138,7 @@ def ecdf_with_band(
 
 def _sizes_of(d: pd.DataFrame) -> list[str]:
     """The board sizes of these trials, smallest first (``5x5``; other boards by label)."""
+    d = d[[c for c in ("size", "rows", "cols") if c in d]].drop_duplicates()  # first seen kept
     if "size" not in d:
         d = d.assign(size=d["rows"].astype(str) + "x" + d["cols"].astype(str))
     cells = d["rows"] * d["cols"]
