@@ -21,9 +21,14 @@ from .plots import ReportData, model_sizes
 from .plots.by_faces import FACES_CAPTION, FigureByFaces, faces_grid
 from .plots.frontier import FRONTIER_CAPTION, frontier_figure, shared_summary
 from .plots.model_sizes import ModelGrowthFigure, ModelSizeTable
+from .plots.survey_layout import SURVEY_CAPTION
 from .plots.time_to_solution import WITHIN_CAPTION, SolvedWithin, within_grid
 
 COLUMNS = render.DEFAULT_COLUMNS  # the report's own table, so a page and a report agree
+# The page's table is by board size; where a size holds several instances, their seconds side
+# by side (the survey's layout) say what the medians hide. More rows than this would be a
+# wall of numbers on a page; the report's survey_layout.md and summary.csv keep every row.
+PAGE_INSTANCES = 24
 
 
 def _values(trials: pd.DataFrame, column: str) -> list[str]:
@@ -206,9 +211,14 @@ def _sections(
     target: str | float | Sequence[str | float] | None,
     compare_spec: str | Sequence[str] | None,
 ) -> list[str]:
-    """The page's optional sections: board kinds pooled by faces or the frontier, the model
-    sizes, solved within fractions of the budget, targets, the paired tests."""
+    """The page's optional sections: seconds per instance (where a size holds several), board
+    kinds pooled by faces or the frontier, the model sizes, solved within fractions of the
+    budget, targets, the paired tests."""
     parts: list[str] = []
+    instances = data.trials["puzzle"].nunique()
+    if instances > data.trials["size"].nunique() and instances <= PAGE_INSTANCES:
+        grid = tables.instance_times(data.trials)
+        parts += ["## Seconds per instance", "", render.grid_markdown(grid, SURVEY_CAPTION)]
     if _several_kinds(data.trials):  # the page holds the table; the summary CSV has every row
         grid, _ = faces_grid(data.trials)
         parts += [

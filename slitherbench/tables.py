@@ -197,8 +197,8 @@ def summarise(
     medians, Wilson mapped through TTS99 = tau ln(0.01)/ln(1-p) with tau = the time budget.
     ``iter_*`` count every solve (retries of a non-zero-energy sample included, as the
     reference page does); ``rounds_median`` counts only the energy-0 solves (cut rounds).
-    Grouped by ``size``, the rows go from the smallest board to the largest (run order
-    within a size)."""
+    Grouped by ``size``, the rows go from the smallest board to the largest (within a size,
+    the cells in the order they first ran)."""
     t = with_size(trials)
     exact = exact_iterations(t, reference)
     t["_group"] = t.groupby(list(group_by), sort=False, dropna=False).ngroup()
@@ -228,9 +228,21 @@ def summarise(
         row["exact_iter"] = float(np.median(vals)) if vals else np.nan
         rows.append({**row, "_cells": d["cells"].iloc[0]})
     out = pd.DataFrame(rows)
-    if "size" in group_by and len(out):  # by board size, smallest first; run order within
-        out = out.sort_values("_cells", kind="stable").reset_index(drop=True)
+    if "size" in group_by and len(out):
+        out = _smallest_first(out, [k for k in group_by if k != "size"])
     return out.drop(columns="_cells", errors="ignore")
+
+
+def _smallest_first(out: pd.DataFrame, others: Sequence[str]) -> pd.DataFrame:
+    """Rows by board size, smallest first (``_cells``); within a size, the cells (the other
+    keys) in the order they first ran anywhere, so every size lists them alike (with
+    parallel workers a cell's first trial at one size may finish after another's)."""
+    cell = (
+        out[list(others)].astype(str).agg("|".join, axis=1) if others else pd.Series("", out.index)
+    )
+    rank = pd.Series(pd.factorize(cell)[0], index=out.index)
+    return out.assign(_rank=rank).sort_values(["_cells", "_rank"], kind="stable").drop(
+        columns="_rank").reset_index(drop=True)  # fmt: skip
 
 
 def tts99_by(trials: pd.DataFrame, keys: Sequence[str]) -> pd.DataFrame:
@@ -349,7 +361,7 @@ def solved_within(
     """Per board size and cell: of the trials that ran, how many solved within each fraction of
     their time budget (wall clock; the time-to-target figure read at a few points), and the
     fewest, median and most iterations of the solved ones. One row per group (smallest board
-    first, run order within a size) with ``budget_s``
+    first, the cells in the order they first ran) with ``budget_s``
     (the group's largest time limit), ``ran`` and ``within_<f>`` (counts)."""
     ran = with_size(ran_only(trials))
     rows = []
@@ -368,7 +380,8 @@ def solved_within(
     out = pd.DataFrame(rows)
     if out.empty:
         return out
-    return out.sort_values("_cells", kind="stable").drop(columns="_cells").reset_index(drop=True)
+    others = [k for k in SIZE_KEYS if k != "size"]
+    return _smallest_first(out, others).drop(columns="_cells")
 
 
 def frontier_grid(summary: pd.DataFrame) -> pd.DataFrame:

@@ -14,6 +14,9 @@ import pandas as pd
 import pytest
 
 from slitherbench import render, tables
+from slitherbench.plots import ReportData
+from slitherbench.plots.survey_layout import SURVEY_CAPTION
+from slitherbench.publish import PAGE_INSTANCES, _sections
 from slitherbench.report import main as report_main
 from slitherbench.results import load
 
@@ -297,6 +300,40 @@ def test_a_published_page_judges_each_cell_against_its_own_target(
     assert "expected RATE or CELL=RATE" in capsys.readouterr().err
 
 
+def test_a_published_page_shows_seconds_per_instance_where_a_size_holds_several(
+    smoke_store: Path, tmp_path: Path
+) -> None:
+    """The page's table is by size; where a size holds several instances (the survey's two
+    boards per size) the page adds the survey's layout, one row per instance, the same grid
+    as the report's survey_layout item; one instance per size (or a wall of them) adds none."""
+    trials, iterations = load(smoke_store)
+    prepared = tables.with_size(tables.by_configuration(trials))
+
+    def section(rows: pd.DataFrame) -> str:
+        parts = _sections(
+            ReportData(rows, iterations, tmp_path), trials, pd.DataFrame(), None, None
+        )
+        text = "\n".join(parts)
+        return text.split("## Seconds per instance")[1].split("\n## ")[0] if (
+            "## Seconds per instance" in text) else ""  # fmt: skip
+
+    assert prepared.groupby("size").puzzle.nunique().max() == 1
+    assert section(prepared) == ""
+    twin = prepared.assign(puzzle=prepared.puzzle + "-twin")  # a second board of each size
+    both = pd.concat([prepared, twin], ignore_index=True)
+    shown = section(both)
+    assert (
+        shown.strip() == render.grid_markdown(tables.instance_times(both), SURVEY_CAPTION).strip()
+    )
+    rows = [line for line in shown.splitlines() if line.startswith("| ") and "-twin" in line]
+    assert len(rows) == prepared.puzzle.nunique()
+    many = pd.concat(
+        [prepared.assign(puzzle=prepared.puzzle + f"-{k}") for k in range(PAGE_INSTANCES)],
+        ignore_index=True,
+    )
+    assert section(many) == ""
+
+
 def test_a_published_page_takes_the_exact_column_from_the_stores_reference(
     tmp_path: Path,
 ) -> None:
@@ -384,7 +421,8 @@ def test_solved_within_counts_each_trial_at_the_fractions_of_its_budget_it_solve
 
 def test_tables_by_size_go_from_the_smallest_board_whatever_order_the_trials_ran_in() -> None:
     """A store that holds a campaign and then its further cells ran 5x5-10x10 twice: grouped
-    by size, its rows still read 5x5, 7x7, 10x10 (run order within a size)."""
+    by size, its rows still read 5x5, 7x7, 10x10; within a size the cells come in the order
+    they first ran, whichever of their trials finished first at that size."""
 
     def trial(size: int, backend: str) -> dict:
         return {"puzzle": f"p{size}", "form_variant": "qubo", "backend": backend, "rows": size,
@@ -399,6 +437,11 @@ def test_tables_by_size_go_from_the_smallest_board_whatever_order_the_trials_ran
     ]  # fmt: skip
     within = tables.solved_within(pd.DataFrame(ran))
     assert within["size"].tolist() == ["5x5", "5x5", "7x7", "7x7", "10x10", "10x10"]
+    # two workers: pt's 7x7 trial finished before sa's; every size still lists sa, then pt
+    raced = [trial(5, "sa"), trial(5, "pt"), trial(7, "pt"), trial(7, "sa")]
+    for table in (tables.summarise(pd.DataFrame(raced), tables.SIZE_KEYS),
+                  tables.solved_within(pd.DataFrame(raced))):  # fmt: skip
+        assert table["backend"].tolist() == ["sa", "pt", "sa", "pt"]
 
 
 def test_tts99_by_gives_summarises_tts99_for_every_group(smoke_store: Path) -> None:
