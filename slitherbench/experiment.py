@@ -224,9 +224,11 @@ def _prepare_store(out: Path) -> ResultStore:
 
 def _start_helpers(cfg: DictConfig, out: Path, started: str) -> list[tuple[subprocess.Popen, Path]]:
     """``workers=N``: N - 1 more processes run the same command into the same store; claims
-    split the trials between them. Only from the command line (the overrides are Hydra's)."""
+    split the trials between them. Only from the command line (the overrides are Hydra's).
+    In a multirun each job starts its own (its overrides are the job's: ``cell=1``, not the
+    sweep), so ``-m cell=1,2,3 workers=2`` runs each cell two trials at a time."""
     n = int(cfg.get("workers") or 1)
-    if n <= 1 or _in_multirun():
+    if n <= 1:
         return []
     hc = hydra_runtime()
     if hc is None:  # compose API: one process
@@ -234,8 +236,9 @@ def _start_helpers(cfg: DictConfig, out: Path, started: str) -> list[tuple[subpr
     drop = ("workers=", "run_started=", "progress=")  # set for the helpers below
     overrides = [o for o in hc.overrides.task if not o.startswith(drop)]
     helpers = []
+    job = f"-job{hc.job.num}" if _in_multirun() else ""  # a multirun's jobs share one process
     for k in range(1, n):
-        log = out / "logs" / f"worker-{k}-{os.getpid()}.log"
+        log = out / "logs" / f"worker-{k}-{os.getpid()}{job}.log"
         log.parent.mkdir(parents=True, exist_ok=True)
         cmd = [sys.executable, "-m", "slitherbench", *overrides, "workers=1", "progress=false"]
         cmd.append(f"run_started='{started}'")

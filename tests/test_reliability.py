@@ -214,6 +214,26 @@ def test_workers_of_one_run_split_it_and_never_repeat_a_skip(tmp_path: Path) -> 
     assert len(trials) == 48 and (trials.status == "skipped").sum() == 16
 
 
+@pytest.mark.slow
+def test_workers_run_inside_each_job_of_a_multirun(tmp_path: Path) -> None:
+    """``-m cell=0,1 workers=2``: each job starts its helper on its own cell (a multirun once
+    ran every job one trial at a time, whatever workers said)."""
+    store = tmp_path / "s"
+    r = run_cli("experiment=smoke", "cell=0,2", "repetitions=3", "workers=2",
+                f"results_dir={store}", f"hydra.sweep.dir={tmp_path / 'sweep'}", "-m")  # fmt: skip
+    assert r.returncode == 0, r.stderr[-2000:]
+    helper_logs = sorted((store / "logs").glob("worker-1-*-job*.log"))
+    assert [log.name.rsplit("-", 1)[1] for log in helper_logs] == ["job0.log", "job1.log"]
+    for log, backend in zip(helper_logs, ("exact", "sa"), strict=True):
+        text = log.read_text()  # the helper ran its job's cell to the end (or found it done)
+        assert "results: " in text and f" {backend} " in text, text[-800:]
+        other = " sa " if backend == "exact" else " exact "
+        assert other not in text  # its own cell only, not the sweep's
+    trials, _ = load(store)
+    assert len(trials) == 2 * 2 * 3 and trials.key.is_unique
+    assert sorted(set(trials.cell)) == ["cons/exact", "qubo/sa"]
+
+
 @pytest.mark.parametrize(
     ("args", "messages"),
     [
