@@ -20,7 +20,7 @@ import pandas as pd
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-from .console import print_answer
+from .console import exit_stopped, print_answer
 from .experiment import run_experiment
 from .overrides import override_problem
 from .plan import CONF_DIR
@@ -98,12 +98,7 @@ def hydra_main(cfg: DictConfig) -> None:
         print(f"error: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
         sys.exit(2)
     except KeyboardInterrupt:
-        print(
-            f"interrupted: finished trials are in {Path(cfg.results_dir).resolve()}; "
-            "run the same command again to resume",
-            file=sys.stderr,
-        )
-        sys.exit(130)
+        exit_stopped(Path(cfg.results_dir))
 
 
 def _print_outcome(cfg: DictConfig, trials: pd.DataFrame) -> None:

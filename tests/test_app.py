@@ -527,6 +527,11 @@ def test_a_stop_while_the_summary_prints_is_a_clean_stop(
 
     monkeypatch.setattr(app, "run_experiment", lambda cfg: pd.DataFrame({"key": ["k"]}))
     monkeypatch.setattr(app, "run_summary", stop)  # the summary table is being made
+
+    def exit_here(code: int) -> None:  # the real exit would end the test's own process
+        raise SystemExit(code)
+
+    monkeypatch.setattr(os, "_exit", exit_here)
     handlers = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
     try:
         with pytest.raises(SystemExit) as ended:
