@@ -237,10 +237,7 @@ def _smallest_first(out: pd.DataFrame, others: Sequence[str]) -> pd.DataFrame:
     """Rows by board size, smallest first (``_cells``); within a size, the cells (the other
     keys) in the order they first ran anywhere, so every size lists them alike (with
     parallel workers a cell's first trial at one size may finish after another's)."""
-    cell = (
-        out[list(others)].astype(str).agg("|".join, axis=1) if others else pd.Series("", out.index)
-    )
-    rank = pd.Series(pd.factorize(cell)[0], index=out.index)
+    rank = out.groupby(list(others), sort=False, dropna=False).ngroup() if others else 0
     return out.assign(_rank=rank).sort_values(["_cells", "_rank"], kind="stable").drop(
         columns="_rank").reset_index(drop=True)  # fmt: skip
 

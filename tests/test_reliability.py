@@ -216,7 +216,7 @@ def test_workers_of_one_run_split_it_and_never_repeat_a_skip(tmp_path: Path) -> 
 
 @pytest.mark.slow
 def test_workers_run_inside_each_job_of_a_multirun(tmp_path: Path) -> None:
-    """``-m cell=0,1 workers=2``: each job starts its helper on its own cell (a multirun once
+    """``-m cell=0,2 workers=2``: each job starts its helper on its own cell (a multirun once
     ran every job one trial at a time, whatever workers said)."""
     store = tmp_path / "s"
     r = run_cli("experiment=smoke", "cell=0,2", "repetitions=3", "workers=2",
