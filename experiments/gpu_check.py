@@ -19,6 +19,13 @@ one 5x5 board (cons, one seed), simulated bifurcation with 128 agents for 2 s an
 for 10 s on the 5x5 board; the GPU side only where a GPU is visible (nvidia-smi) and PyTorch
 sees CUDA. One line names the measurements skipped and why. Files go to a temporary directory
 unless ``--out`` is given.
+
+``--publish docs/findings/NAME``: the run's files become one table of rows (``part``: direct,
+abs3_trial, sb_batch, sb_trial, skipped), stamped with the command, date, commit, machine and
+versions, and the page ``NAME.md`` is written from them (:mod:`slitherbench.benchmark_page`).
+``--rows docs/findings/NAME/rows.csv --publish docs/findings/NAME`` writes the page again
+without measuring; ``--from-run DIR --publish ...`` makes the rows from the files a run wrote
+into ``DIR`` (what ``--out`` holds), stamped with what its summary recorded.
 """
 
 from __future__ import annotations
@@ -34,15 +41,18 @@ from pathlib import Path
 
 import pandas as pd
 
+from slitherbench import benchmark_page, stats
 from slitherbench.backends.abs3 import ABS3Backend
 from slitherbench.backends.bifurcation import SimulatedBifurcationBackend
 from slitherbench.formulations import ConsFormulation, HuboFormulation, Model, QuboFormulation
 from slitherbench.library import get_suite, loopy_dev
-from slitherbench.provenance import gpu_names
+from slitherbench.provenance import gpu_names, provenance
 from slitherbench.puzzle import Puzzle, answer_from_bits
 from slitherbench.runner import run_trial
 
 CORPUS = Path(__file__).resolve().parents[1] / "slitherbench" / "data" / "loopy_dev.jsonl"
+COMMAND = "python experiments/gpu_check.py"
+PACKAGES = ("pyqbpp", "torch", "simulated-bifurcation")
 
 
 def corpus_5x5() -> list[tuple[Puzzle, list[bool]]]:
@@ -75,7 +85,7 @@ for k in range(int(sys.argv[3])):
     sol = solver.search(target_energy=0, time_limit=10, seed=k)
     times.append(time.perf_counter() - t0)
     modes.append(sol.info.get("mode"))
-print(json.dumps({"gpu_arg": gpu, "first_s": times[0], "later_median_s": statistics.median(times[1:]),
+print(json.dumps({"gpu_arg": gpu, "searches": len(times), "first_s": times[0], "later_median_s": statistics.median(times[1:]),
                   "later_max_s": max(times[1:]), "modes": sorted(set(modes)), "energy": float(sol.energy),
                   "gpu_name": sol.info.get("gpu", ""), "info": dict(sol.info)}))
 """
@@ -255,6 +265,239 @@ def quick_check(args: argparse.Namespace, summary: dict[str, object]) -> int:
     return bad
 
 
+def _text(value: object) -> str:
+    return "" if value is None or (isinstance(value, float) and pd.isna(value)) else str(value)
+
+
+def rows_from_run(run: Path) -> pd.DataFrame:
+    """The files a run wrote into ``run`` as one table, a ``part`` per measurement kind, each
+    row stamped with what the run's summary recorded (empty where it recorded nothing)."""
+    summary = json.loads((run / "gpu_check_summary.json").read_text())
+    parts = []
+    directs = [v for k, v in summary.items() if k.startswith("direct_gpu") and "info" in v]
+    for d in directs:
+        info = d["info"]
+        parts.append(pd.DataFrame([{
+            "part": "direct", "gpu_arg": d["gpu_arg"], "mode": "/".join(d["modes"]),
+            "searches": d.get("searches"), "first_s": d["first_s"],
+            "later_median_s": d["later_median_s"], "later_max_s": d["later_max_s"],
+            "energy": d["energy"], "gpu_flips": info.get("gpu_flip_count"),
+            "total_flips": info.get("total_flip_count"),
+        }]))  # fmt: skip
+    for name, part in (
+        ("gpu_check_trials.csv", "abs3_trial"),
+        ("sb_batches.csv", "sb_batch"),
+        ("sb_trials.csv", "sb_trial"),
+    ):
+        if (run / name).exists() and (run / name).stat().st_size > 1:
+            parts.append(pd.read_csv(run / name).assign(part=part))
+    parts += [pd.DataFrame([{"part": "skipped", "reason": r}]) for r in summary.get("skipped", [])]
+    rows = pd.concat(parts, ignore_index=True)
+    rows = rows[["part", *[c for c in rows if c != "part"]]]
+    # The stamp: the run's own record of where and with what it ran. A run before the check
+    # recorded its provenance leaves the commit, Python and command empty ("not recorded").
+    info = directs[0]["info"] if directs else {}
+    machine = summary.get("provenance", {})
+    smi = _text(summary.get("nvidia_smi"))
+    rows["command"] = _text(summary.get("command"))
+    rows["measured_utc"] = _text(summary.get("started_utc", summary.get("started")))[:16]
+    rows["git_commit"] = _text(machine.get("git_commit"))
+    rows["cpu"] = _text(machine.get("cpu", info.get("cpu_name", "")))
+    rows["cpu_count"] = int(machine.get("cpu_count", info.get("cpu_threads", 0)) or 0)
+    rows["gpu"] = _text(machine.get("gpu", smi.split(",")[0] if "unavailable" not in smi else ""))
+    rows["python"] = _text(machine.get("python"))
+    versions = {k: v for k, v in machine.items() if k.startswith("version_")}
+    versions.setdefault("version_pyqbpp", info.get("version", ""))
+    versions.setdefault("version_torch", _text(summary.get("torch")).split(" ")[0])
+    for key in sorted(versions):
+        rows[key] = _text(versions[key]) or ""
+    return rows
+
+
+def _seconds(values: pd.Series) -> str:
+    values = pd.to_numeric(values, errors="coerce").dropna()
+    if values.empty:
+        return "-"
+    lo, hi = values.min(), values.max()
+    return f"{lo:.3g}" if f"{lo:.3g}" == f"{hi:.3g}" else f"{lo:.3g}-{hi:.3g}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
+def _true(values: pd.Series) -> pd.Series:
+    return values.astype(str) == "True"
+
+
+def _share(k: int, n: int) -> str:
+    if n == 0:
+        return "0/0"
+    lo, hi = stats.wilson(k, n)
+    return f"{k}/{n} [{lo:.2f}, {hi:.2f}]"
+
+
+def _abs3_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
+    trials, direct = rows[rows.part == "abs3_trial"], rows[rows.part == "direct"]
+    if trials.empty and direct.empty:
+        return []
+    body = []
+    for gpu, group in trials.groupby("gpu_arg", sort=False):
+        modes = ", ".join(f"`{m}`" for m in dict.fromkeys(group["mode"].astype(str)))
+        body.append(f"With `gpu={int(gpu)}` {_count(len(group), 'trial')} ran in mode {modes}.")
+    for d in direct[pd.to_numeric(direct.gpu_flips, errors="coerce") > 0].itertuples():
+        body.append(
+            f"In the direct timing with `gpu={int(d.gpu_arg)}` (mode `{d.mode}`), pyqbpp counted "
+            f"{int(d.gpu_flips):,} of {int(d.total_flips):,} flips on the GPU."
+        )
+    table = []
+    for (gpu, form, mode), g in trials.groupby(["gpu_arg", "form", "mode"], sort=False):
+        solved = g[g.status == "solved"]
+        table.append({
+            "`gpu`": int(gpu), "form": form, "mode": mode,
+            "variables": _seconds(g.variables),
+            "solved [95% CI]": _share(len(solved), len(g)),
+            "equal to the corpus answer": f"{int(_true(g.correct).sum())}/{len(solved)}",
+            "median iterations": f"{solved.iterations.median():g}" if len(solved) else "-",
+            "median first search s": f"{g.first_solve_s.median():.3f}",
+            "median later search s": f"{g.later_solve_median_s.median():.3f}"
+            if g.later_solve_median_s.notna().any() else "-",
+        })  # fmt: skip
+    boards = trials.puzzle.nunique()
+    seeds = ", ".join(str(int(s)) for s in sorted(trials.seed.unique()))
+    out = []
+    if table:
+        caption = (
+            f"The harness on {_count(boards, '5x5 corpus board')}, seed{'s' * (',' in seeds)} "
+            f"{seeds}, each trial in its "
+            "own process, within pyqbpp's free 100-variable limit. A solved trial is verified "
+            "by the checker; its loop is also compared with the corpus answer. Later search: "
+            "the median over a trial's searches after its first, where it had any."
+        )
+        text = "\n".join(body) + "\n\n" + benchmark_page.grid_markdown(pd.DataFrame(table), caption)
+        out.append(("ABS3 (pyqbpp): GPU mode against CPU mode", text))
+    if not direct.empty:
+        grid = pd.DataFrame([{
+            "`gpu`": int(d.gpu_arg), "mode": d.mode,
+            "searches": int(d.searches) if pd.notna(d.searches) else "not recorded",
+            "first search s": f"{d.first_s:.3f}", "later searches median s": f"{d.later_median_s:.3f}",
+            "later searches max s": f"{d.later_max_s:.3f}",
+        } for d in direct.itertuples()])  # fmt: skip
+        verdict = ""
+        by_mode = {str(d.mode): d for d in direct.itertuples()}
+        if {"GPU", "CPU"} <= set(by_mode):
+            gpu_s, cpu_s = by_mode["GPU"].later_median_s, by_mode["CPU"].later_median_s
+            faster = "faster" if gpu_s < cpu_s else "slower"
+            verdict = (
+                f"\nOn this model a later search on the GPU takes {gpu_s:.3f} s (median) "
+                f"against {cpu_s:.3f} s on the CPU: the GPU is {faster} by a factor of "
+                f"{max(gpu_s, cpu_s) / min(gpu_s, cpu_s):.2f}. The first search in a process "
+                f"takes {by_mode['GPU'].first_s:.3f} s on the GPU against "
+                f"{by_mode['CPU'].first_s:.3f} s on the CPU (start-up)."
+            )
+        cons = trials[trials.form == "cons"].variables
+        cons_vars = f" ({int(cons.iloc[0])} variables)" if len(cons) else ""
+        caption = (
+            f"One process, one 5x5 cons model{cons_vars}, ABS3 searches one after another "
+            "(10 s limit each, target energy 0), timed around solver creation and search."
+        )
+        out.append((
+            "ABS3: the first search against later ones",
+            benchmark_page.grid_markdown(grid, caption) + verdict,
+        ))  # fmt: skip
+    return out
+
+
+def _sb_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
+    batches, trials = rows[rows.part == "sb_batch"], rows[rows.part == "sb_trial"]
+    out = []
+    if not batches.empty:
+        grid = pd.DataFrame([{
+            "device": b.device if b.device_name == b.device else f"{b.device} ({b.device_name})",
+            "agents": f"{int(b.agents):,}",
+            "seconds per batch": f"{b.batch_s:.2f}", "batches": int(b.batches),
+            "seconds": f"{b.solve_s:.1f}", "best energy": f"{b.best_energy:g}",
+        } for b in batches.itertuples()])  # fmt: skip
+        zero = int((batches.best_energy == 0).sum())
+        verdict = (
+            f"{zero} of {len(batches)} settings reached energy 0."
+            if zero
+            else f"No setting reached energy 0 ({_count(len(batches), 'setting')} tried)."
+        )
+        best = batches[batches.best_energy == batches.best_energy.min()]
+        verdict += f" The lowest energy, {best.best_energy.iloc[0]:g}, came from " + " and ".join(
+            f"{int(b.agents):,} agents on {b.device}" for b in best.itertuples()
+        )
+        verdict += "."
+        caption = (
+            "Simulated bifurcation (the `sb` backend) on reference10's QUBO without cuts (a "
+            "trial's first solve): batches of agents until energy 0 or the time limit."
+        )
+        out.append((
+            "Simulated bifurcation: one solve on reference10",
+            benchmark_page.grid_markdown(grid, caption) + "\n" + verdict + "\n",
+        ))  # fmt: skip
+    if not trials.empty:
+        limit = trials.time_limit_s.max()
+        table, largest = [], {}
+        for (puzzle, size, device, agents), g in trials.groupby(
+            ["puzzle", "size", "device", "agents"], sort=False
+        ):
+            solved = g[(g.status == "solved") & _true(g.correct)]
+            cut = int((g.time_limit_s < limit).sum())
+            if len(solved):
+                largest[(device, int(agents))] = size
+            table.append({
+                "board": f"`{puzzle}`", "size": size, "device": device,
+                "agents": f"{int(agents):,}",
+                "seeds": ", ".join(str(int(s)) for s in g.seed),
+                "solved [95% CI]": _share(len(solved), len(g)),
+                "seconds (solved)": _seconds(solved.wall_s),
+                "time limit s": _seconds(g.time_limit_s)
+                + (f" ({cut} cut by the check's budget)" if cut else ""),
+            })  # fmt: skip
+        caption = (
+            "Whole trials of the iterative method (qubo form, `sb` backend) on boards of "
+            "growing size, until the check's time budget ran out; a solved trial is verified "
+            "by the checker and, where the board has a known answer, equal to it."
+        )
+        said = [
+            f"{device} with {agents:,} agents: {size}" for (device, agents), size in largest.items()
+        ]
+        verdict = (
+            "The largest board solved, per device: " + "; ".join(said) + "."
+            if said
+            else "No board was solved on either device."
+        )
+        out.append((
+            "Simulated bifurcation: whole trials",
+            benchmark_page.grid_markdown(pd.DataFrame(table), caption) + "\n" + verdict + "\n",
+        ))  # fmt: skip
+    return out
+
+
+def page_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
+    """The page, every number read from ``rows``."""
+    sections = _abs3_sections(rows) + _sb_sections(rows)
+    skipped = rows[rows.part == "skipped"].reason.astype(str).tolist()
+    if skipped:
+        sections.append(("Not measured", "".join(f"- {r}\n" for r in skipped)))
+    return sections
+
+
+def publish(rows: pd.DataFrame, dest: Path) -> Path:
+    # The rows as they read back from rows.csv (an integer column with gaps reads back as
+    # floats), written in that form: a page published after a run and one written again with
+    # --rows are the same text, as are their rows.csv.
+    dest.mkdir(parents=True, exist_ok=True)
+    rows.to_csv(dest / "rows.csv", index=False)
+    rows = benchmark_page.read_rows(dest / "rows.csv")
+    rows.to_csv(dest / "rows.csv", index=False)
+    return benchmark_page.write_page(
+        dest, rows, title="The GPU paths", script=COMMAND, sections=page_sections(rows)
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", type=Path, help="default: results/gpu_check (--quick: a temp dir)")
@@ -265,14 +508,27 @@ def main() -> int:
     ap.add_argument("--sb-time-limit-s", type=float, default=60.0)
     ap.add_argument("--sb-gpu-agents", type=int, default=2048)
     ap.add_argument("--skip-abs3", action="store_true")
+    ap.add_argument("--from-run", type=Path, help="with --publish: the rows from a run's --out")
+    benchmark_page.add_options(ap)
     args = ap.parse_args()
+    if benchmark_page.publish_from_rows(args, ap, publish):
+        return 0
+    if args.from_run:
+        if not args.publish:
+            ap.error("--from-run needs --publish")
+        print(f"page: {publish(rows_from_run(args.from_run), args.publish)}")
+        return 0
     if args.quick:
         args.seeds, args.sb_seeds, args.sb_budget_s, args.sb_time_limit_s = 1, 1, 10.0, 5.0
     args.out = args.out or (
         Path(tempfile.mkdtemp(prefix="gpu_check-")) if args.quick else Path("results/gpu_check")
     )
     args.out.mkdir(parents=True, exist_ok=True)
-    summary: dict[str, object] = {"started": time.strftime("%Y-%m-%d %H:%M:%S")}
+    summary: dict[str, object] = {
+        "started_utc": time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime()),
+        "command": " ".join([COMMAND, *sys.argv[1:]]),
+        "provenance": provenance(PACKAGES),
+    }
     bad = 0
     if args.quick:
         try:
@@ -282,6 +538,8 @@ def main() -> int:
                 json.dumps(summary, indent=2, default=str)
             )
         print(f"summary: {args.out / 'gpu_check_summary.json'}")
+        if args.publish:
+            print(f"page: {publish(rows_from_run(args.out), args.publish)}")
         return bad
     try:
         import torch
@@ -293,6 +551,8 @@ def main() -> int:
         bad |= sb_trials(args, summary)
     finally:
         (args.out / "gpu_check_summary.json").write_text(json.dumps(summary, indent=2, default=str))
+    if args.publish:
+        print(f"page: {publish(rows_from_run(args.out), args.publish)}")
     return bad
 
 

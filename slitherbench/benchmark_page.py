@@ -110,8 +110,9 @@ def _distinct(rows: pd.DataFrame, column: str) -> str:
 
 def provenance_table(rows: pd.DataFrame) -> str:
     """Where and with what the rows were measured, read from their stamp columns."""
-    commands = sorted({str(v) for v in rows.get("command", pd.Series(dtype=str)).dropna()})
-    dates = sorted({str(v) for v in rows.get("measured_utc", pd.Series(dtype=str)).dropna()})
+    # An empty stamp (a run that did not record it) reads "not recorded", as a missing one.
+    commands = sorted({str(v) for v in rows.get("command", pd.Series(dtype=str)).dropna()} - {""})
+    dates = sorted({str(v) for v in rows.get("measured_utc", pd.Series(dtype=str)).dropna()} - {""})
     cpus = rows.drop_duplicates([c for c in ("cpu", "cpu_count") if c in rows])
     hardware = "; ".join(
         f"{r.get('cpu', '?')}, {int(r.get('cpu_count', 0))} logical CPUs"

@@ -166,6 +166,35 @@ def test_a_benchmark_page_equals_a_fresh_publish_from_its_rows(
         assert (assets / png.name).exists() and f"({assets.name}/{png.name})" in page.read_text()
 
 
+def test_the_gpu_page_rows_are_the_gpu_runs_own_files(tmp_path: Path) -> None:
+    """The GPU check's published rows, made again from the files its run wrote (committed
+    under experiments/measured/): the same rows and page, so no number on the page was typed."""
+    name = "gpu_check_2026-11-30"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "experiments/gpu_check.py",
+            "--from-run",
+            f"experiments/measured/{name}",
+            "--publish",
+            str(tmp_path / name),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    committed = DOCS / "findings" / name
+    assert (tmp_path / name / "rows.csv").read_text() == (committed / "rows.csv").read_text()
+    page = (tmp_path / f"{name}.md").read_text()
+    assert page == (DOCS / "findings" / f"{name}.md").read_text()
+    # The run's record, read from its summary and trial files.
+    assert "GPU: `NVIDIA H200`" in page and "pyqbpp 2026.10.06" in page
+    assert "| -1 | cons | GPU | 60 | 8/8 [0.68, 1.00] | 8/8 |" in page
+    assert "127,526 of 128,387 flips on the GPU" in page
+
+
 def test_a_benchmark_page_takes_every_fact_from_its_rows(tmp_path: Path) -> None:
     """Provenance read from the rows' stamp columns, not from the clock or the checkout."""
     import pandas as pd

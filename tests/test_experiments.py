@@ -105,9 +105,14 @@ RUNS = [
     QuickRun("export_suite.py", ("--quick", "--out", "{tmp}/export"), '"files"'),
     QuickRun(
         "gpu_check.py",
-        ("--quick", "--out", "{tmp}"),
-        "summary: ",
-        ("gpu_check_summary.json", "gpu_check_trials.csv"),
+        ("--quick", "--out", "{tmp}", "--publish", "{tmp}/pub/gpu_check"),
+        "page: ",
+        (
+            "gpu_check_summary.json",
+            "gpu_check_trials.csv",
+            "pub/gpu_check.md",
+            "pub/gpu_check/rows.csv",
+        ),
     ),
     QuickRun(
         "make_boards.py",
