@@ -2,6 +2,7 @@
 
     python experiments/bench_overhead.py            # the main job as it is, then the exact case
     python experiments/bench_overhead.py --quick    # tiny boards, seconds: checks the script runs
+    python experiments/bench_overhead.py --publish docs/findings/harness_overhead_DATE  # + page
 
 Runs the main job (``experiment=hubo_vs_qubo``: every form x backend cell over its boards,
 seeds and settings) into a temporary store, then CP-SAT and SAT on the corpus' 20x36 boards,
@@ -13,6 +14,10 @@ Targets: overhead under 5 % of wall time for every cell of the main job, under 2
 iteration for the exact families (their solve is short, so overhead shows). PASS/FAIL per
 target; exit code 1 if one is missed. ``--quick`` reports the same figures on tiny boards
 without judging them (a 3x3 board's solve is shorter than the harness's fixed costs).
+
+``--publish DEST`` stamps the per-cell rows (command, date, commit, machine, versions) and
+writes the findings page DEST.md from them (:mod:`slitherbench.benchmark_page`); ``--rows
+DEST/rows.csv --publish DEST`` writes it again without measuring.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from slitherbench import benchmark_page, render  # noqa: E402
 from slitherbench.backends.exact import ExactBackend  # noqa: E402
 from slitherbench.backends.sat import SatBackend  # noqa: E402
 from slitherbench.formulations import ConsFormulation  # noqa: E402
@@ -42,6 +48,10 @@ SHARE_TARGET = 0.05
 PER_ITERATION_TARGET_S = 0.020
 QUICK = ["puzzle=tiny", "repetitions=1", "time_limit_s=3", "max_iterations=5", "workers=1"]
 QUICK += ["progress=false"]
+COMMAND = "python experiments/bench_overhead.py"
+PACKAGES = ("openjij", "dwave-samplers", "pyqbpp", "ortools", "python-sat")
+MAIN = "main job"
+EXACT = {False: "exact families, the corpus' 20x36 boards", True: "exact families, a 5x5 board"}
 
 
 def run_main_job(store: Path, extra: list[str]) -> float:
@@ -137,6 +147,47 @@ def verdicts(main: pd.DataFrame, exact: pd.DataFrame) -> list[tuple[bool, str]]:
     return out
 
 
+def _target(r: pd.Series) -> str:
+    if bool(r["quick"]):
+        return "not judged (--quick)"
+    if r["case"] == MAIN:
+        miss = 100 * (r["share"] - SHARE_TARGET)
+        goal = f"< {100 * SHARE_TARGET:g} %"
+        return f"{goal}: met" if miss < 0 else f"{goal}: **missed by {miss:.1f} points**"
+    miss = r["ms_per_iteration"] - 1000 * PER_ITERATION_TARGET_S
+    goal = f"< {1000 * PER_ITERATION_TARGET_S:g} ms/iteration"
+    return f"{goal}: met" if miss < 0 else f"{goal}: **missed by {miss:.1f} ms**"
+
+
+def page_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
+    """Per cell: the trials' sums, the harness's share and time per iteration, the target."""
+    sections = []
+    for case, group in rows.groupby("case", sort=False):
+        grid = pd.DataFrame([{
+            "cell": f"{r['form_variant']} / {r['backend']}", "trials": int(r["trials"]),
+            "skipped": int(r["skipped"]), "iterations": int(r["iterations"]),
+            "wall s": f"{r['wall_s']:.2f}", "backend's search s": f"{r['solve_s']:.2f}",
+            "overhead": f"{100 * r['share']:.1f} %",
+            "per iteration": f"{r['ms_per_iteration']:.1f} ms",
+            "model build s": f"{r['build_s']:.2f}", "reduction s": f"{r['reduction_s']:.2f}",
+            "process around s": f"{r['process_s']:.2f}", "target": _target(r),
+        } for _, r in group.iterrows()])  # fmt: skip
+        took = group["case_s"].iloc[0]
+        caption = (
+            f"Sums over each cell's trials that ran; the case took {took:.0f} s. Overhead: "
+            "the trials' wall time minus the backend's own search, as a share of wall time. "
+            "Process around: the fresh process a pyqbpp trial runs in, outside its wall time."
+        )
+        sections.append((case[0].upper() + case[1:], render.grid_markdown(grid, caption)))
+    return sections
+
+
+def publish(rows: pd.DataFrame, dest: Path) -> Path:
+    return benchmark_page.write_page(
+        dest, rows, title="Harness overhead", script=COMMAND, sections=page_sections(rows)
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="tiny boards; report without judging")
@@ -144,7 +195,10 @@ def main(argv: list[str] | None = None) -> int:
         "--store", type=Path, help="keep the main job's store here (default: a temp dir)"
     )
     ap.add_argument("overrides", nargs="*", help="extra Hydra overrides for the main job")
+    benchmark_page.add_options(ap)
     args = ap.parse_args(argv)
+    if benchmark_page.publish_from_rows(args, ap, publish):
+        return 0
     with tempfile.TemporaryDirectory() as tmp:
         store = args.store or Path(tmp) / "hubo_vs_qubo"
         extra = (QUICK if args.quick else []) + list(args.overrides)
@@ -153,9 +207,22 @@ def main(argv: list[str] | None = None) -> int:
         main_cells = per_cell(trials)
     print(f"\nmain job ({took:.0f} s): {len(trials)} trials", flush=True)
     show(main_cells)
+    t0 = time.perf_counter()
     exact = exact_case(args.quick)
+    exact_took = time.perf_counter() - t0
     print("\nexact families, cons form:")
     show(exact)
+    if args.publish:
+        flags = [*(["--quick"] if args.quick else []), *args.overrides]
+        rows = pd.concat(
+            [
+                main_cells.assign(case=MAIN, case_s=took),
+                exact.assign(case=EXACT[args.quick], case_s=exact_took),
+            ],
+            ignore_index=True,
+        ).assign(quick=args.quick)
+        stamped = benchmark_page.stamp(rows, PACKAGES, " ".join([COMMAND, *flags]))
+        print(f"page: {publish(stamped, args.publish)}")
     print()
     ok = True
     for passed, text in verdicts(main_cells, exact):

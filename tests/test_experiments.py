@@ -82,7 +82,12 @@ RUNS = [
         "beats untuned",
         ("pub/tune.md", "pub/tune/rows.csv", "pub/tune/settings.png"),
     ),
-    QuickRun("bench_overhead.py", ("--quick",), NOT_JUDGED),
+    QuickRun(
+        "bench_overhead.py",
+        ("--quick", "--publish", "{tmp}/pub/overhead"),
+        NOT_JUDGED,
+        ("pub/overhead.md", "pub/overhead/rows.csv"),
+    ),
     QuickRun("bench_compaction.py", ("--quick",), NOT_JUDGED),
     QuickRun(
         "bench_store.py",
