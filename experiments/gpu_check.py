@@ -12,7 +12,8 @@ Here:  python experiments/gpu_check.py --out results/gpu_check
 On a lent GPU machine with PyTorch but none of this project's dependencies:
     bash experiments/gpu_carry.sh      # here: builds .gpu/site (trimmed pyqbpp + SB, 42 MB)
     PYTHONPATH=.gpu/site:. python3 experiments/gpu_check.py --out $OUT    # there
-(the device tool: carry [".gpu"]).
+    python experiments/gpu_check.py --from-run OUT --publish docs/findings/gpu_check_DATE  # here
+(the device tool: carry [".gpu"]; the page needs statsmodels, which that machine may lack).
 
 ``--quick``: seconds, on any machine: ABS3's direct timing with 3 searches and the harness on
 one 5x5 board (cons, one seed), simulated bifurcation with 128 agents for 2 s and whole trials
