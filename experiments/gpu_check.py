@@ -301,6 +301,8 @@ def rows_from_run(run: Path) -> pd.DataFrame:
     machine = summary.get("provenance", {})
     smi = _text(summary.get("nvidia_smi"))
     rows["command"] = _text(summary.get("command"))
+    # A run before ``started_utc`` recorded ``started`` in the machine's local time, taken
+    # as UTC (the lent machines' clock).
     rows["measured_utc"] = _text(summary.get("started_utc", summary.get("started")))[:16]
     rows["git_commit"] = _text(machine.get("git_commit"))
     rows["cpu"] = _text(machine.get("cpu", info.get("cpu_name", "")))
@@ -311,11 +313,12 @@ def rows_from_run(run: Path) -> pd.DataFrame:
     versions.setdefault("version_pyqbpp", info.get("version", ""))
     versions.setdefault("version_torch", _text(summary.get("torch")).split(" ")[0])
     for key in sorted(versions):
-        rows[key] = _text(versions[key]) or ""
+        rows[key] = _text(versions[key])
     return rows
 
 
-def _seconds(values: pd.Series) -> str:
+def _span(values: pd.Series) -> str:
+    """The values' range as text (one value where they agree to 3 digits; - where none)."""
     values = pd.to_numeric(values, errors="coerce").dropna()
     if values.empty:
         return "-"
@@ -356,7 +359,7 @@ def _abs3_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
         solved = g[g.status == "solved"]
         table.append({
             "`gpu`": int(gpu), "form": form, "mode": mode,
-            "variables": _seconds(g.variables),
+            "variables": _span(g.variables),
             "solved [95% CI]": _share(len(solved), len(g)),
             "equal to the corpus answer": f"{int(_true(g.correct).sum())}/{len(solved)}",
             "median iterations": f"{solved.iterations.median():g}" if len(solved) else "-",
@@ -453,8 +456,8 @@ def _sb_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
                 "agents": f"{int(agents):,}",
                 "seeds": ", ".join(str(int(s)) for s in g.seed),
                 "solved [95% CI]": _share(len(solved), len(g)),
-                "seconds (solved)": _seconds(solved.wall_s),
-                "time limit s": _seconds(g.time_limit_s)
+                "seconds (solved)": _span(solved.wall_s),
+                "time limit s": _span(g.time_limit_s)
                 + (f" ({cut} cut by the check's budget)" if cut else ""),
             })  # fmt: skip
         caption = (
