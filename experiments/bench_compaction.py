@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from slitherbench.record import Iteration, Trial
-from slitherbench.store import ResultStore, _read
+from slitherbench.method.record import Iteration, Trial
+from slitherbench.store.result_store import ResultStore, _read
 
 TARGET_S_PER_100 = 1.0
 

@@ -9,7 +9,7 @@ Targets (2 cores): median under 0.2 s at 10x10 and under 1 s at 20x36. Exit code
 ``--quick`` reports the same figures on the corpus' first 5x5 board without judging them
 (into a temporary directory unless ``--out`` is given). A wrong or unproved answer fails
 either way. ``--publish DEST`` writes the findings page DEST.md from the stamped rows
-(:mod:`slitherbench.benchmark_page`; ``--rows`` writes it again from them).
+(:mod:`slitherbench.analysis.benchmark_page`; ``--rows`` writes it again from them).
 """
 
 from __future__ import annotations
@@ -23,13 +23,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from slitherbench import benchmark_page, render
-from slitherbench.backends.exact import ExactBackend
-from slitherbench.exact import solve_exact
-from slitherbench.formulations import ConsFormulation
-from slitherbench.library import loopy_dev
-from slitherbench.provenance import provenance
-from slitherbench.runner import run_trial
+from slitherbench.analysis import benchmark_page, render
+from slitherbench.solvers.exact import ExactBackend
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.models.formulations import ConsFormulation
+from slitherbench.sources.library import loopy_dev
+from slitherbench.method.provenance import provenance
+from slitherbench.run.runner import run_trial
 
 TARGETS = {"10x10": 0.2, "20x36": 1.0}
 COMMAND = "python experiments/bench_exact.py"

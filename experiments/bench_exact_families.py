@@ -14,7 +14,7 @@ Every answer must equal the corpus solution and be proved unique (exit code 1 ot
 ``--quick``: the corpus' first 5x5 board only, rows into a temporary directory unless ``--out``
 is given (checks the script runs; the same correctness check). ``--publish DEST`` writes the
 findings page ``DEST.md`` with ``DEST/rows.csv`` (every row stamped with date, commit, CPU and
-package versions) and its figure (:mod:`slitherbench.benchmark_page`).
+package versions) and its figure (:mod:`slitherbench.analysis.benchmark_page`).
 """
 
 from __future__ import annotations
@@ -27,18 +27,18 @@ from pathlib import Path
 
 import pandas as pd
 
-from slitherbench import benchmark_page, render
-from slitherbench.backends.constraints import solve_lazily
-from slitherbench.backends.exact import ExactBackend
-from slitherbench.backends.mip import HighsBackend
-from slitherbench.backends.sat import SatBackend
-from slitherbench.backends.smt import Z3Backend
-from slitherbench.backends.zdd import ZddBackend
-from slitherbench.exact import solve_exact
-from slitherbench.formulations import ConsFormulation
-from slitherbench.library import loopy_dev
-from slitherbench.provenance import provenance
-from slitherbench.runner import run_trial
+from slitherbench.analysis import benchmark_page, render
+from slitherbench.solvers.constraints import solve_lazily
+from slitherbench.solvers.exact import ExactBackend
+from slitherbench.solvers.mip import HighsBackend
+from slitherbench.solvers.sat import SatBackend
+from slitherbench.solvers.smt import Z3Backend
+from slitherbench.solvers.zdd import ZddBackend
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.models.formulations import ConsFormulation
+from slitherbench.sources.library import loopy_dev
+from slitherbench.method.provenance import provenance
+from slitherbench.run.runner import run_trial
 
 LAZY = {"sat": SatBackend, "cpsat-lazy": ExactBackend, "mip": HighsBackend, "smt": Z3Backend}
 PATHS = {

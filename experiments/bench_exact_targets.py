@@ -15,7 +15,7 @@ median seconds, the ratio to CP-SAT and whether each target is met; writes the r
 bench_exact_targets.csv. ``--quick``: the corpus' first 5x5 board, one repeat, the rows into a
 temporary directory unless ``--out`` is given; the figures are reported, the targets (set at
 30x40 and 60x60) not judged; a wrong answer still fails. ``--publish DEST`` writes the
-findings page DEST.md from the stamped rows (:mod:`slitherbench.benchmark_page`; ``--rows``
+findings page DEST.md from the stamped rows (:mod:`slitherbench.analysis.benchmark_page`; ``--rows``
 writes it again from them).
 """
 
@@ -28,11 +28,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from slitherbench import benchmark_page, render
-from slitherbench.backends.constraints import solve_lazily
-from slitherbench.backends.sat import SatBackend
-from slitherbench.exact import solve_exact
-from slitherbench.library import get_suite, loopy_dev
+from slitherbench.analysis import benchmark_page, render
+from slitherbench.solvers.constraints import solve_lazily
+from slitherbench.solvers.sat import SatBackend
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.sources.library import get_suite, loopy_dev
 
 TARGETS_S = {"30x40": 0.1, "60x60": 0.5}
 COMMAND = "python experiments/bench_exact_targets.py"

@@ -37,18 +37,18 @@ from pathlib import Path
 
 import pandas as pd
 
-from slitherbench import benchmark_page, render, stats
-from slitherbench.backends.constraints import solve_lazily
-from slitherbench.backends.cplex_mip import CplexBackend
-from slitherbench.backends.exact import ExactBackend
-from slitherbench.backends.mip import HighsBackend
-from slitherbench.backends.sat import SatBackend
-from slitherbench.backends.smt import Z3Backend
-from slitherbench.exact import solve_exact
-from slitherbench.formulations import ConsFormulation
-from slitherbench.generate import generate_on
-from slitherbench.library import get_suite
-from slitherbench.provenance import provenance
+from slitherbench.analysis import benchmark_page, render, stats
+from slitherbench.solvers.constraints import solve_lazily
+from slitherbench.solvers.cplex_mip import CplexBackend
+from slitherbench.solvers.exact import ExactBackend
+from slitherbench.solvers.mip import HighsBackend
+from slitherbench.solvers.sat import SatBackend
+from slitherbench.solvers.smt import Z3Backend
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.models.formulations import ConsFormulation
+from slitherbench.sources.generate import generate_on
+from slitherbench.sources.library import get_suite
+from slitherbench.method.provenance import provenance
 
 LAZY = {"sat": SatBackend, "cpsat-lazy": ExactBackend, "mip": HighsBackend, "smt": Z3Backend,
         "cplex": CplexBackend}  # fmt: skip
@@ -68,9 +68,9 @@ def hubo_exact_sweep(quick: bool = False) -> pd.DataFrame:
     from hydra.utils import instantiate
     from omegaconf import OmegaConf
 
-    from slitherbench.boards import board_kinds, board_with_faces
-    from slitherbench.formulations import HuboFormulation
-    from slitherbench.runner import run_trial
+    from slitherbench.puzzles.boards import board_kinds, board_with_faces
+    from slitherbench.models.formulations import HuboFormulation
+    from slitherbench.run.runner import run_trial
 
     conf = Path(__file__).resolve().parents[1] / "conf" / "backend" / "sa.yaml"
     cfg = OmegaConf.merge(OmegaConf.load(conf), {"num_sweeps": 1000, "num_reads": 4})

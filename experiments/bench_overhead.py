@@ -16,7 +16,7 @@ target; exit code 1 if one is missed. ``--quick`` reports the same figures on ti
 without judging them (a 3x3 board's solve is shorter than the harness's fixed costs).
 
 ``--publish DEST`` stamps the per-cell rows (command, date, commit, machine, versions) and
-writes the findings page DEST.md from them (:mod:`slitherbench.benchmark_page`); ``--rows
+writes the findings page DEST.md from them (:mod:`slitherbench.analysis.benchmark_page`); ``--rows
 DEST/rows.csv --publish DEST`` writes it again without measuring.
 """
 
@@ -36,13 +36,13 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from slitherbench import benchmark_page, render  # noqa: E402
-from slitherbench.backends.exact import ExactBackend  # noqa: E402
-from slitherbench.backends.sat import SatBackend  # noqa: E402
-from slitherbench.formulations import ConsFormulation  # noqa: E402
-from slitherbench.library import generated, loopy_dev  # noqa: E402
-from slitherbench.results import load  # noqa: E402
-from slitherbench.runner import run_trial  # noqa: E402
+from slitherbench.analysis import benchmark_page, render
+from slitherbench.solvers.exact import ExactBackend  # noqa: E402
+from slitherbench.solvers.sat import SatBackend  # noqa: E402
+from slitherbench.models.formulations import ConsFormulation  # noqa: E402
+from slitherbench.sources.library import generated, loopy_dev  # noqa: E402
+from slitherbench.store.results import load  # noqa: E402
+from slitherbench.run.runner import run_trial  # noqa: E402
 
 SHARE_TARGET = 0.05
 PER_ITERATION_TARGET_S = 0.020

@@ -14,7 +14,7 @@ Targets at 100,000 trials: load <= 2 s, resume <= 1 s, report <= 30 s, disk <= 2
 Exit code 1 if a target is missed. ``--quick``: 4 trials (20 with ``--direct``), the figures
 reported and the targets not judged, the CSV into a temporary directory unless ``--out`` is given.
 ``--publish DEST`` writes the findings page DEST.md from the stamped rows
-(:mod:`slitherbench.benchmark_page`; ``--rows`` writes it again from them).
+(:mod:`slitherbench.analysis.benchmark_page`; ``--rows`` writes it again from them).
 """
 
 from __future__ import annotations
@@ -30,11 +30,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from slitherbench import benchmark_page, render
-from slitherbench.record import Iteration, Trial
-from slitherbench.report import build_report
-from slitherbench.results import load
-from slitherbench.store import ResultStore
+from slitherbench.analysis import benchmark_page, render
+from slitherbench.method.record import Iteration, Trial
+from slitherbench.analysis.report import build_report
+from slitherbench.store.results import load
+from slitherbench.store.result_store import ResultStore
 
 TARGETS = {"load_s": 2.0, "resume_s": 1.0, "report_s": 30.0, "disk_ratio": 2.0}
 TARGET_TRIALS = 100_000  # the targets are set at this size
@@ -108,8 +108,8 @@ def write_parts_directly(n: int, root: Path, parts: int = 5) -> None:
     way to time reading a large store (``--direct``)."""
     import pyarrow.parquet as pq
 
-    from slitherbench.record import ITERATION_FROM_TRIAL
-    from slitherbench.store import _records_table, _row
+    from slitherbench.method.record import ITERATION_FROM_TRIAL
+    from slitherbench.store.result_store import _records_table, _row
 
     rng = random.Random(n)
     out = root / "store" / "parts"

@@ -17,8 +17,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 
-from slitherbench.drawing import draw_board
-from slitherbench.library import get_suite
+from slitherbench.puzzles.drawing import draw_board
+from slitherbench.sources.library import get_suite
 
 
 def main() -> None:

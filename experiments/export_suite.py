@@ -20,8 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from slitherbench.export.__main__ import export_suite
-from slitherbench.library import loopy_dev
+from slitherbench.run.export_cli import export_suite
+from slitherbench.sources.library import loopy_dev
 
 
 def main(argv: list[str] | None = None) -> dict:

@@ -23,7 +23,7 @@ unless ``--out`` is given.
 
 ``--publish docs/findings/NAME``: the run's files become one table of rows (``part``: direct,
 abs3_trial, sb_batch, sb_trial, skipped), stamped with the command, date, commit, machine and
-versions, and the page ``NAME.md`` is written from them (:mod:`slitherbench.benchmark_page`).
+versions, and the page ``NAME.md`` is written from them (:mod:`slitherbench.analysis.benchmark_page`).
 ``--rows docs/findings/NAME/rows.csv --publish docs/findings/NAME`` writes the page again
 without measuring; ``--from-run DIR --publish ...`` makes the rows from the files a run wrote
 into ``DIR`` (what ``--out`` holds), stamped with what its summary recorded.
@@ -42,16 +42,16 @@ from pathlib import Path
 
 import pandas as pd
 
-from slitherbench import benchmark_page, stats
-from slitherbench.backends.abs3 import ABS3Backend
-from slitherbench.backends.bifurcation import SimulatedBifurcationBackend
-from slitherbench.formulations import ConsFormulation, HuboFormulation, Model, QuboFormulation
-from slitherbench.library import get_suite, loopy_dev
-from slitherbench.provenance import gpu_names, provenance
-from slitherbench.puzzle import Puzzle, answer_from_bits
-from slitherbench.runner import run_trial
+from slitherbench.analysis import benchmark_page, stats
+from slitherbench.solvers.abs3 import ABS3Backend
+from slitherbench.solvers.bifurcation import SimulatedBifurcationBackend
+from slitherbench.models.formulations import ConsFormulation, HuboFormulation, Model, QuboFormulation
+from slitherbench.sources.library import get_suite, loopy_dev
+from slitherbench.method.provenance import gpu_names, provenance
+from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
+from slitherbench.run.runner import run_trial
 
-CORPUS = Path(__file__).resolve().parents[1] / "slitherbench" / "data" / "loopy_dev.jsonl"
+CORPUS = Path(__file__).resolve().parents[1] / "slitherbench" / "sources" / "data" / "loopy_dev.jsonl"
 COMMAND = "python experiments/gpu_check.py"
 PACKAGES = ("pyqbpp", "torch", "simulated-bifurcation")
 
@@ -72,9 +72,9 @@ def corpus_5x5() -> list[tuple[Puzzle, list[bool]]]:
 
 DIRECT = r"""
 import json, statistics, sys, time
-from slitherbench.backends.qbpp_session import QbppSession
-from slitherbench.formulations import ConsFormulation, Model
-from slitherbench.puzzle import Puzzle
+from slitherbench.solvers.qbpp_session import QbppSession
+from slitherbench.models.formulations import ConsFormulation, Model
+from slitherbench.puzzles.puzzle import Puzzle
 p = Puzzle.from_rows(json.loads(sys.argv[1]))
 gpu = int(sys.argv[2])
 s = QbppSession()

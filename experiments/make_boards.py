@@ -1,9 +1,9 @@
 """Make the shipped generated boards that are too slow to make on demand: the survey's sizes
 (11x11, 19x11, 25x15, 37x21, 32x46, rows x cols) and the speed targets' 30x40 and 60x60.
 
-    python experiments/make_boards.py survey     # -> slitherbench/data/generated_survey.jsonl
-    python experiments/make_boards.py targets    # -> slitherbench/data/generated_targets.jsonl
-    python experiments/make_boards.py grids      # -> slitherbench/data/generated_grids.jsonl
+    python experiments/make_boards.py survey     # -> slitherbench/sources/data/generated_survey.jsonl
+    python experiments/make_boards.py targets    # -> slitherbench/sources/data/generated_targets.jsonl
+    python experiments/make_boards.py grids      # -> slitherbench/sources/data/generated_grids.jsonl
     python experiments/make_boards.py survey --quick    # tiny boards into a temp dir, seconds
 
 ``grids``: every board kind (the square and Loopy's 15 other grid types) at the sizes nearest
@@ -14,10 +14,10 @@ Each board is ``generate(rows, cols, seed, time_limit_s)`` (fixed below), writte
 it is made, with the seconds it took (on whatever else the machine was doing: a check that
 runs out of time keeps its clue, so the clue count can differ by a few between machines); the uniqueness of each is proved again by the exact solver
 (SAT) before it is written. Boards already in the file are kept (the script resumes).
-``--out DIR`` writes ``generated_<name>.jsonl`` there instead of ``slitherbench/data/``;
+``--out DIR`` writes ``generated_<name>.jsonl`` there instead of ``slitherbench/sources/data/``;
 ``--quick`` makes a tiny set the same way (4x4 and 5x5 boards; for ``grids``, the square and
 honeycomb kinds at about 9 faces) into a temporary directory unless ``--out`` is given, and
-never touches ``slitherbench/data/``.
+never touches ``slitherbench/sources/data/``.
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from slitherbench.boards import board_kinds, board_with_faces
-from slitherbench.exact import solve_exact
-from slitherbench.formats import write_loopy
-from slitherbench.generate import generate, generate_on
-from slitherbench.puzzle import answer_to_bits
+from slitherbench.puzzles.boards import board_kinds, board_with_faces
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.puzzles.formats import write_loopy
+from slitherbench.sources.generate import generate, generate_on
+from slitherbench.puzzles.puzzle import answer_to_bits
 
-DATA = Path(__file__).resolve().parents[1] / "slitherbench" / "data"
+DATA = Path(__file__).resolve().parents[1] / "slitherbench" / "sources" / "data"
 # (rows, cols, seed, seconds allowed per clue-removal check: a check out of time keeps its
 # clue, so a shorter limit makes boards with a few more clues, much faster; still unique).
 SETS = {
@@ -81,7 +81,7 @@ def make_grids(out: Path, done: set[str], quick: bool = False) -> None:
                 "faces": board.num_faces,
                 "target_faces": faces,
                 "seed": 1,
-                "made_by": f"slitherbench.generate.generate_on(board_with_faces({kind!r}, "
+                "made_by": f"slitherbench.sources.generate.generate_on(board_with_faces({kind!r}, "
                 f"{faces}), 1, time_limit_s=10)",
                 "made_s": round(made_s, 2),
                 "loopy_id": write_loopy(p),
@@ -117,7 +117,7 @@ def main() -> None:
             "rows": rows,
             "cols": cols,
             "seed": seed,
-            "made_by": f"slitherbench.generate.generate({rows}, {cols}, {seed}, time_limit_s={limit_s:g})",
+            "made_by": f"slitherbench.sources.generate.generate({rows}, {cols}, {seed}, time_limit_s={limit_s:g})",
             "made_s": round(made_s, 1),
             "clues": list(p.to_rows()),
         }

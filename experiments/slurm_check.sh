@@ -67,9 +67,9 @@ sinfo
 "$PY" - "$STORE" <<'EOF'
 import sys
 
-from slitherbench.check import check_answer
-from slitherbench.puzzle import Puzzle, answer_from_bits
-from slitherbench.results import load
+from slitherbench.puzzles.check import check_answer
+from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
+from slitherbench.store.results import load
 
 trials, iters = load(sys.argv[1])
 assert len(trials) == 2 * 2 * 2, f"expected 8 trials (2 cells x 2 puzzles x 2 repetitions), got {len(trials)}"

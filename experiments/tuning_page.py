@@ -33,7 +33,7 @@ import optuna
 import pandas as pd
 from omegaconf import OmegaConf
 
-from slitherbench import benchmark_page, render
+from slitherbench.analysis import benchmark_page, render
 
 COMMAND = "python experiments/tuning_page.py"
 WEIGHTS = ("clue_weight", "degree_weight", "cut_weight")

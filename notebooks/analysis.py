@@ -36,8 +36,8 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from IPython.display import Image, display
 
-from slitherbench import compare, plots, render, tables
-from slitherbench.results import load, what_is_missing
+from slitherbench.analysis import compare, plots, render, tables
+from slitherbench.store.results import load, what_is_missing
 
 
 def repo_root() -> Path:

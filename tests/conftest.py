@@ -16,7 +16,7 @@ def _corpus_path() -> Path:
     # CI has ../shared beside the checkout; fall back to the packaged copy of the same file.
     if CORPUS.exists():
         return CORPUS
-    return Path(__file__).resolve().parents[1] / "slitherbench" / "data" / "loopy_dev.jsonl"
+    return Path(__file__).resolve().parents[1] / "slitherbench" / "sources" / "data" / "loopy_dev.jsonl"
 
 
 CORPUS_RECORDS = [json.loads(line) for line in _corpus_path().read_text().splitlines()]
@@ -81,7 +81,7 @@ def constraint_backends() -> list[str]:
     from hydra.utils import get_class
     from omegaconf import OmegaConf
 
-    from slitherbench.backends.constraints import ConstraintBackend
+    from slitherbench.solvers.constraints import ConstraintBackend
 
     conf = Path(__file__).resolve().parents[1] / "conf" / "backend"
     return sorted(
@@ -153,7 +153,7 @@ def formulation_factories() -> dict:
     from hydra.utils import instantiate
     from omegaconf import OmegaConf
 
-    from slitherbench.formulations import HuboFormulation
+    from slitherbench.models.formulations import HuboFormulation
 
     forms = {
         p.stem: (lambda p=p: instantiate(OmegaConf.load(p)))

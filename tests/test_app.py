@@ -16,12 +16,12 @@ import pytest
 from conftest import IN_PROCESS_CELLS
 from hydra import compose, initialize_config_dir
 
-from slitherbench.app import CONF_DIR, run_experiment
-from slitherbench.check import check_answer
-from slitherbench.library import get_suite
-from slitherbench.plan import derive_seed, puzzles_from_config, resolve_cells
-from slitherbench.puzzle import Puzzle, answer_from_bits
-from slitherbench.results import load
+from slitherbench.run.app import CONF_DIR, run_experiment
+from slitherbench.puzzles.check import check_answer
+from slitherbench.sources.library import get_suite
+from slitherbench.run.plan import derive_seed, puzzles_from_config, resolve_cells
+from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
+from slitherbench.store.results import load
 
 EXPERIMENTS = sorted(p.stem for p in (CONF_DIR / "experiment").glob("*.yaml"))
 DETERMINISTIC = ("cons/exact", "hubo/sa", "qubo/sa")
@@ -102,7 +102,7 @@ def test_compose_api_run(tmp_path: Path) -> None:
     trials, iters = load(tmp_path / "store")
     assert len(trials) == 4 and set(iters.key) == set(trials.key)
     # Provenance: versions of the base packages and of each package the backend declares.
-    from slitherbench.backends.exact import ExactBackend
+    from slitherbench.solvers.exact import ExactBackend
 
     declared = [f"version_{p.replace('-', '_')}" for p in ExactBackend.packages]
     assert declared == ["version_ortools"]
@@ -396,7 +396,7 @@ def test_a_resume_reruns_exactly_the_trials_whose_iterations_were_lost(
 
 
 def test_typos_name_the_nearest_valid_names() -> None:
-    from slitherbench.overrides import override_problem
+    from slitherbench.run.overrides import override_problem
 
     assert override_problem(["backend=opnejij"]) == (
         "backend=opnejij: no such backend; did you mean openjij?"
@@ -425,7 +425,7 @@ def test_typos_name_the_nearest_valid_names() -> None:
 
 
 def test_a_results_dir_that_is_a_file_is_one_line(tmp_path: Path) -> None:
-    from slitherbench.record import ConfigError
+    from slitherbench.method.record import ConfigError
 
     f = tmp_path / "results.txt"
     f.write_text("not a directory")
@@ -437,7 +437,7 @@ def test_a_results_dir_that_is_a_file_is_one_line(tmp_path: Path) -> None:
 
 
 def test_a_run_on_one_puzzle_ends_with_its_answer_board(tmp_path: Path, capsys) -> None:
-    from slitherbench.console import print_answer
+    from slitherbench.run.console import print_answer
 
     # The README's clue-row syntax: rows joined by '/'.
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
@@ -497,7 +497,7 @@ def test_the_readme_single_puzzle_command_prints_the_answer(tmp_path: Path) -> N
 
 
 def test_a_generated_board_beyond_the_limit_is_one_line(tmp_path: Path) -> None:
-    from slitherbench.record import ConfigError
+    from slitherbench.method.record import ConfigError
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose(
@@ -517,7 +517,7 @@ def test_a_stop_while_the_summary_prints_is_a_clean_stop(
     """SIGTERM (KeyboardInterrupt here) while the run prints its summary ends like a stop
     anywhere else in the run: exit 130 and where the finished trials are, never the
     interpreter's death by SIGINT."""
-    import slitherbench.app as app
+    import slitherbench.run.app as app
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose(config_name="config", overrides=[f"results_dir={tmp_path}"])

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from slitherbench import record
-from slitherbench.report import main as report_main
-from slitherbench.results import load
-from slitherbench.store import ResultStore
+from slitherbench.method import record
+from slitherbench.analysis.report import main as report_main
+from slitherbench.store.results import load
+from slitherbench.store.result_store import ResultStore
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "slitherbench"
@@ -90,16 +90,16 @@ def test_results_layer_never_loads_solvers(module: str) -> None:
 
 
 def test_record_imports_nothing_of_the_package() -> None:
-    assert import_graph()["slitherbench.record"] == set()
+    assert import_graph()["slitherbench.method.record"] == set()
 
 
 def test_the_graph_walker_sees_real_imports() -> None:
     # Guard against a walker that finds nothing: these edges exist.
     g = import_graph()
-    assert "slitherbench.runner" in g["slitherbench.experiment"]
-    assert "slitherbench.record" in g["slitherbench.store"]
-    assert "slitherbench.tables" in g["slitherbench.report"]
-    assert "slitherbench.formats" in g["slitherbench"]
+    assert "slitherbench.run.runner" in g["slitherbench.run.experiment"]
+    assert "slitherbench.method.record" in g["slitherbench.store.result_store"]
+    assert "slitherbench.analysis.tables" in g["slitherbench.analysis.report"]
+    assert "slitherbench.puzzles.formats" in g["slitherbench"]
 
 
 def test_functions_are_short_and_the_app_is_thin() -> None:
@@ -120,8 +120,8 @@ def test_each_form_has_one_encoder_over_the_variables() -> None:
     and only faces.py writes face-only encodings, which a form names in ``face_encodings``."""
     import inspect
 
-    from slitherbench import formulations
-    from slitherbench.formulations import base
+    from slitherbench.models import formulations
+    from slitherbench.models.formulations import base
 
     shipped = [getattr(formulations, n) for n in formulations.__all__ if n.endswith("Formulation")]
     assert len(shipped) == 5  # the base, cons, hubo, hubo2qubo, qubo
@@ -146,7 +146,7 @@ def test_each_form_has_one_encoder_over_the_variables() -> None:
 def test_results_readme_columns_are_generated_from_the_record() -> None:
     text = (ROOT / "results" / "README.md").read_text()
     assert record.BEGIN in text and record.END in text
-    assert record.readme_with_columns(text) == text, "run: python -m slitherbench.record"
+    assert record.readme_with_columns(text) == text, "run: python -m slitherbench.method.record"
     for col in record.column_names(record.Trial) + record.column_names(record.Iteration):
         assert f"| `{col}` |" in text
 
@@ -193,10 +193,10 @@ def test_a_store_from_before_the_record_loads_reports_and_resumes(tmp_path: Path
 
 PLUGIN = '''
 """A formulation and a backend that live outside the package."""
-from slitherbench.backends.base import Backend, best_sample
-from slitherbench.formulations.base import Formulation, Piece
-from slitherbench.formulations.penalties import exact_degree_piece, squared_piece
-from slitherbench.record import Capability, SolveResult
+from slitherbench.solvers.base import Backend, best_sample
+from slitherbench.models.formulations.base import Formulation, Piece
+from slitherbench.models.formulations.penalties import exact_degree_piece, squared_piece
+from slitherbench.method.record import Capability, SolveResult
 
 
 class TripleCutForm(Formulation):

@@ -22,14 +22,14 @@ from conftest import (
     skip_kind,
 )
 
-from slitherbench.backends.constraints import solve_lazily
-from slitherbench.backends.cplex_mip import CplexBackend
-from slitherbench.backends.exact import ExactBackend
-from slitherbench.backends.mip import HighsBackend
-from slitherbench.backends.sat import SatBackend
-from slitherbench.backends.smt import Z3Backend
-from slitherbench.backends.zdd import ZddBackend
-from slitherbench.boards import (
+from slitherbench.solvers.constraints import solve_lazily
+from slitherbench.solvers.cplex_mip import CplexBackend
+from slitherbench.solvers.exact import ExactBackend
+from slitherbench.solvers.mip import HighsBackend
+from slitherbench.solvers.sat import SatBackend
+from slitherbench.solvers.smt import Z3Backend
+from slitherbench.solvers.zdd import ZddBackend
+from slitherbench.puzzles.boards import (
     Board,
     board_from_key,
     board_kinds,
@@ -37,15 +37,15 @@ from slitherbench.boards import (
     loopy_board,
     square_board,
 )
-from slitherbench.boards.loopy import grid_type, grid_types
-from slitherbench.check import check_answer
-from slitherbench.exact import solve_exact
-from slitherbench.formats import write_loopy
-from slitherbench.formulations import ConsFormulation, Model
-from slitherbench.formulations.base import evaluate
-from slitherbench.generate import generate_on
-from slitherbench.puzzle import Puzzle, PuzzleFormatError, answer_from_bits
-from slitherbench.runner import run_trial
+from slitherbench.puzzles.boards.loopy import grid_type, grid_types
+from slitherbench.puzzles.check import check_answer
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.puzzles.formats import write_loopy
+from slitherbench.models.formulations import ConsFormulation, Model
+from slitherbench.models.formulations.base import evaluate
+from slitherbench.sources.generate import generate_on
+from slitherbench.puzzles.puzzle import Puzzle, PuzzleFormatError, answer_from_bits
+from slitherbench.run.runner import run_trial
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = grid_records()  # ../shared's 58 Loopy puzzles: missing, collection stops (conftest)
@@ -126,7 +126,7 @@ def test_fuzzed_game_ids_parse_or_fail_in_one_line() -> None:
 
 
 def test_other_formats_say_they_hold_squares_only() -> None:
-    from slitherbench.formats import WRITERS
+    from slitherbench.puzzles.formats import WRITERS
 
     hexes = Puzzle.on_board(loopy_board("honeycomb", 3, 3), [None] * 9)
     for name, write in WRITERS.items():
@@ -430,8 +430,8 @@ def test_a_puzzle_on_a_board_is_named_by_its_game_id() -> None:
 def test_console_prints_a_picture_path_beyond_the_square(tmp_path: Path, capsys) -> None:
     import pandas as pd
 
-    from slitherbench.console import print_answer
-    from slitherbench.puzzle import answer_to_bits
+    from slitherbench.run.console import print_answer
+    from slitherbench.puzzles.puzzle import answer_to_bits
 
     p = generate_on(board_with_faces("honeycomb", 9), seed=1)
     trials = pd.DataFrame([{
@@ -453,8 +453,8 @@ def test_console_prints_a_picture_path_beyond_the_square(tmp_path: Path, capsys)
 def test_experiment_grids_runs_and_reports_by_board(tmp_path: Path) -> None:
     from hydra import compose, initialize_config_dir
 
-    from slitherbench.app import CONF_DIR, run_experiment
-    from slitherbench.report import main as report_main
+    from slitherbench.run.app import CONF_DIR, run_experiment
+    from slitherbench.analysis.report import main as report_main
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose(

@@ -24,14 +24,14 @@ from conftest import (
 )
 from omegaconf import OmegaConf
 
-import slitherbench.backends
-from slitherbench.backends.base import Backend
-from slitherbench.backends.constraints import ConstraintBackend
-from slitherbench.formulations.base import Formulation
+import slitherbench.solvers
+from slitherbench.solvers.base import Backend
+from slitherbench.solvers.constraints import ConstraintBackend
+from slitherbench.models.formulations.base import Formulation
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 # Backends that are no solver of the study: the deliberately failing one (crash tests).
-NOT_IN_CONF = {"slitherbench.backends.faulty.FaultyBackend"}
+NOT_IN_CONF = {"slitherbench.solvers.faulty.FaultyBackend"}
 
 
 def _subclasses(cls: type) -> set[type]:
@@ -43,8 +43,8 @@ def _subclasses(cls: type) -> set[type]:
 
 
 def _backend_classes() -> set[str]:
-    for m in pkgutil.iter_modules(slitherbench.backends.__path__):
-        importlib.import_module(f"slitherbench.backends.{m.name}")
+    for m in pkgutil.iter_modules(slitherbench.solvers.__path__):
+        importlib.import_module(f"slitherbench.solvers.{m.name}")
     return {
         f"{c.__module__}.{c.__qualname__}"
         for c in _subclasses(Backend)
@@ -72,7 +72,7 @@ def test_the_exact_families_list_holds_every_constraint_backend() -> None:
         f"{c.__module__}.{c.__qualname__}"
         for c in _subclasses(ConstraintBackend)
         # the backends; not a helper reusing their encoding (export's clause writer)
-        if not inspect.isabstract(c) and c.__module__.startswith("slitherbench.backends.")
+        if not inspect.isabstract(c) and c.__module__.startswith("slitherbench.solvers.")
     }
     assert len(names) == len(classes)
 

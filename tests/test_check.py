@@ -1,8 +1,8 @@
 from __future__ import annotations
 
-from slitherbench.check import check_answer, loop_satisfies_clues, split_loops
-from slitherbench.library import reference10
-from slitherbench.puzzle import Puzzle
+from slitherbench.puzzles.check import check_answer, loop_satisfies_clues, split_loops
+from slitherbench.sources.library import reference10
+from slitherbench.puzzles.puzzle import Puzzle
 
 
 def _answer(d: dict) -> list[bool]:

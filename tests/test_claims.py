@@ -14,13 +14,13 @@ from collections.abc import Mapping
 
 import pytest
 
-from slitherbench.backends.base import Backend
-from slitherbench.backends.dwave import SABackend
-from slitherbench.formulations import HuboFormulation, Model, QuboFormulation
-from slitherbench.formulations.base import Constraint, Piece
-from slitherbench.puzzle import Puzzle
-from slitherbench.record import Capability, SolveResult
-from slitherbench.runner import run_trial
+from slitherbench.solvers.base import Backend
+from slitherbench.solvers.dwave import SABackend
+from slitherbench.models.formulations import HuboFormulation, Model, QuboFormulation
+from slitherbench.models.formulations.base import Constraint, Piece
+from slitherbench.puzzles.puzzle import Puzzle
+from slitherbench.method.record import Capability, SolveResult
+from slitherbench.run.runner import run_trial
 
 ONE = ["1"]  # a 1x1 board with clue 1: one edge alone satisfies the clue
 
@@ -176,7 +176,7 @@ def test_an_energy_zero_empty_board_is_an_error_in_one_line() -> None:
 
 def test_the_error_names_the_first_three_problems() -> None:
     """A plus across a 2x2 without the degree rule: every clue holds, five points are wrong."""
-    from slitherbench.check import check_answer
+    from slitherbench.puzzles.check import check_answer
 
     p = Puzzle.from_rows(["22", "22"])
     plus = (p.h(1, 0), p.h(1, 1), p.v(0, 1), p.v(1, 1))
@@ -189,7 +189,7 @@ def test_the_error_names_the_first_three_problems() -> None:
 
 # -- the checker's own edges (killing the mutants of check.py that survived the suite) --------
 def test_the_step_two_judge_rejects_a_loop_that_misses_a_clue() -> None:
-    from slitherbench.check import answer_edges, loop_satisfies_clues, split_loops
+    from slitherbench.puzzles.check import answer_edges, loop_satisfies_clues, split_loops
 
     p = Puzzle.from_rows(["3."])  # the loop round the left cell gives it 4, not 3
     left = sorted(p.face_edges[0])
@@ -206,12 +206,12 @@ def test_the_step_two_judge_rejects_a_loop_that_misses_a_clue() -> None:
 def test_a_variant_puzzle_is_judged_by_its_own_rules_through_the_runner() -> None:
     """Colorlink: the runner's step 2 and its check go through the variant's own judge
     (one loop per colour); a colour's loop alone is no answer."""
-    from slitherbench.backends.sat import SatBackend
-    from slitherbench.check import answer_edges, check_answer, split_loops
-    from slitherbench.colorlink import read_colorlink
-    from slitherbench.colorlink.harness import ColorlinkPuzzle
-    from slitherbench.formulations import ConsFormulation
-    from slitherbench.puzzle import answer_from_bits
+    from slitherbench.solvers.sat import SatBackend
+    from slitherbench.puzzles.check import answer_edges, check_answer, split_loops
+    from slitherbench.puzzles.colorlink import read_colorlink
+    from slitherbench.puzzles.colorlink.harness import ColorlinkPuzzle
+    from slitherbench.models.formulations import ConsFormulation
+    from slitherbench.puzzles.puzzle import answer_from_bits
 
     p = ColorlinkPuzzle.of(read_colorlink("2g../.2g3r/.3k."))  # one answer
     t = run_trial(p, ConsFormulation(), SatBackend(), seed=0, time_limit_s=20).trial
@@ -227,7 +227,7 @@ def test_a_variant_puzzle_is_judged_by_its_own_rules_through_the_runner() -> Non
 def test_warm_hints_offer_the_previous_sample_or_it_without_its_cut_loops() -> None:
     """previous: the last sample as it is; broken: every loop a cut forbids switched off (the
     rest kept); none: no hint. Auxiliaries are completed either way."""
-    from slitherbench.runner import warm_hint
+    from slitherbench.run.runner import warm_hint
 
     p = Puzzle.from_rows(["...."])
     model = Model.build(p, QuboFormulation())

@@ -10,19 +10,18 @@ from itertools import product
 import numpy as np
 import pytest
 
-from slitherbench.boards import Board, square_board
-from slitherbench.colorlink import (
+from slitherbench.puzzles.boards import Board, square_board
+from slitherbench.puzzles.colorlink import (
     BLACK,
     ColorAnswer,
     ColorlinkError,
     ColorPuzzle,
     check_colorlink,
-    crossings,
-    generate_colorlink,
     read_colorlink,
     write_colorlink,
 )
-from slitherbench.colorlink.check import components
+from slitherbench.puzzles.colorlink.check import components
+from slitherbench.sources.colorlink import crossings, generate_colorlink
 
 pytest.importorskip("pysat")
 
@@ -119,7 +118,7 @@ def test_bad_text_is_one_line_naming_the_place(text: str, message: str) -> None:
 
 
 def test_a_clue_larger_than_its_face_on_any_board() -> None:
-    from slitherbench.boards import loopy_board
+    from slitherbench.puzzles.boards import loopy_board
 
     tri = loopy_board("triangular", 3, 3)
     clues = [None] * tri.num_faces

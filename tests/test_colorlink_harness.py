@@ -1,4 +1,4 @@
-"""Colorlink through the harness (slitherbench.colorlink.harness), the only way it is solved:
+"""Colorlink through the harness (slitherbench.puzzles.colorlink.harness), the only way it is solved:
 the layered board, the description against the Colorlink rows, exhaustive energies of every
 form (edge and face variables), colours that cross, the variant's cuts, every form x backend
 through the runner, the checker, the text forms, the reason a puzzle has no answer, the app
@@ -15,23 +15,24 @@ from conftest import BACKENDS, SWEEP_LIMITS, make_backend, skip_kind
 from hydra import compose, initialize_config_dir
 from test_faces import FACE_FORMS, _exhaust, aux_minimum
 
-from slitherbench.app import CONF_DIR, run_experiment
-from slitherbench.check import check_answer, split_loops
-from slitherbench.colorlink import crossings, read_colorlink
-from slitherbench.colorlink.constraints import base_rows
-from slitherbench.colorlink.generate import generated_colorlink
-from slitherbench.colorlink.harness import ColorlinkPuzzle, layered_board, why_infeasible
-from slitherbench.exact import solve_exact
-from slitherbench.formulations import (
+from slitherbench.run.app import CONF_DIR, run_experiment
+from slitherbench.puzzles.check import check_answer, split_loops
+from slitherbench.puzzles.colorlink import read_colorlink
+from slitherbench.sources.colorlink import crossings
+from slitherbench.puzzles.colorlink.constraints import base_rows
+from slitherbench.sources.colorlink import generated_colorlink
+from slitherbench.puzzles.colorlink.harness import ColorlinkPuzzle, layered_board, why_infeasible
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.models.formulations import (
     ConsFormulation,
     FormUnavailable,
     HuboFormulation,
     Model,
     QuboFormulation,
 )
-from slitherbench.puzzle import Puzzle, PuzzleFormatError, answer_from_bits
-from slitherbench.results import load
-from slitherbench.runner import run_trial
+from slitherbench.puzzles.puzzle import Puzzle, PuzzleFormatError, answer_from_bits
+from slitherbench.store.results import load
+from slitherbench.run.runner import run_trial
 
 SMALL = "2g../.2g3r/.3k."  # 3x3, colours r and g, a black 3: one answer
 
@@ -56,7 +57,7 @@ def test_layered_board_numbers_each_colour_as_a_copy() -> None:
 def test_description_is_the_colorlink_rows() -> None:
     """The layers' clue and degree rules plus the variant's rows are exactly the Colorlink
     package's own rows (computed there without the layered board)."""
-    from slitherbench.formulations import base_constraints
+    from slitherbench.models.formulations import base_constraints
 
     for text in (SMALL, "0r1g/2k.", generated_colorlink(5, 5, 3, 1).to_text()):
         p = Puzzle.parse(text if text.startswith("colorlink=") else "colorlink=" + text)
@@ -121,7 +122,7 @@ def test_every_piece_is_zero_exactly_where_its_rule_holds(form: str) -> None:
     colours included): the minimum over its auxiliaries is >= 0, and 0 exactly where the
     rule holds; the energy is their sum, so this is the whole model's check on boards too big
     to enumerate. (A colour's "some line" reads all its edges: the 1x2 cases above.)"""
-    from slitherbench.formulations.base import evaluate
+    from slitherbench.models.formulations.base import evaluate
 
     p = generated_colorlink(5, 5, 3, 1)
     model = Model.build(p, EDGE_FORMS[form]())
@@ -326,12 +327,12 @@ def test_text_round_trip_and_one_line_errors() -> None:
 
 
 def test_why_infeasible_names_the_colour_at_fault() -> None:
-    assert why_infeasible(read_colorlink("3r3r1g/3r3r1g")) == (
+    assert why_infeasible(read_colorlink("3r3r1g/3r3r1g"), solve_exact) == (
         "colour r: its clues cannot form one loop"
     )
     both = read_colorlink("2r2r./2r2r./..3g")  # each colour alone has a loop, not together
     assert solve_exact(ColorlinkPuzzle.of(both)).status == "infeasible"
-    assert "cannot share the board" in why_infeasible(both)
+    assert "cannot share the board" in why_infeasible(both, solve_exact)
 
 
 # -- the app and the store ----------------------------------------------------------------------
@@ -358,7 +359,7 @@ def test_the_app_runs_colorlink_into_a_store(tmp_path: Path) -> None:
     for t in trials[trials.status == "solved"].itertuples():
         p = Puzzle.parse(t.puzzle_rows, name=t.puzzle)
         assert check_answer(p, answer_from_bits(p, t.answer)) == []
-    from slitherbench.report import main as report_main
+    from slitherbench.analysis.report import main as report_main
 
     report_main([str(tmp_path / "store")])
     assert (tmp_path / "store" / "report" / "board_iterations.png").exists()
@@ -380,7 +381,7 @@ def test_an_infeasible_colorlink_text_is_one_error_line(tmp_path: Path) -> None:
 def test_the_module_tutorial_runs() -> None:
     import doctest
 
-    import slitherbench.colorlink.harness as harness
+    import slitherbench.puzzles.colorlink.harness as harness
 
     result = doctest.testmod(harness)
     assert result.failed == 0 and result.attempted >= 6
@@ -389,7 +390,7 @@ def test_the_module_tutorial_runs() -> None:
 def test_a_sample_is_shown_through_the_puzzles_hooks() -> None:
     """The console and the report draw a Colorlink sample through the puzzle's own hooks:
     each line in its colour's letter, a sample with an edge in two colours said so."""
-    from slitherbench.colorlink.text import render_answer
+    from slitherbench.puzzles.colorlink.text import render_answer
 
     p = ColorlinkPuzzle.of(read_colorlink(SMALL))
     answer = solve_exact(p).answer
@@ -406,7 +407,7 @@ def test_a_sample_is_shown_through_the_puzzles_hooks() -> None:
 
 @pytest.mark.slow  # parses every module (0.6 s)
 def test_no_module_outside_the_variants_package_asks_for_a_variant_by_name() -> None:
-    """The harness calls a variant's hooks; only ``slitherbench/colorlink`` knows Colorlink."""
+    """The harness calls a variant's hooks; only ``slitherbench/puzzles/colorlink`` knows Colorlink."""
     import ast
 
     root = Path(__file__).resolve().parents[1] / "slitherbench"

@@ -13,9 +13,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from slitherbench.compare import compare
-from slitherbench.record import Trial
-from slitherbench.report import write_comparison
+from slitherbench.analysis.compare import compare
+from slitherbench.method.record import Trial
+from slitherbench.analysis.report import write_comparison
 
 PUZZLES, SEEDS = 4, 3  # 12 (puzzle, seed) pairs per stratum
 

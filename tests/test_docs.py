@@ -19,7 +19,7 @@ import pytest
 import yaml
 from test_readme import heading_anchors, relative_links
 
-from slitherbench.report import main as report_main
+from slitherbench.analysis.report import main as report_main
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -97,7 +97,7 @@ def test_the_tutorial_backend_runs_from_its_config_file(tmp_path: Path) -> None:
         check=False,
     )
     assert r.returncode == 0, r.stderr[-3000:]
-    from slitherbench.results import load
+    from slitherbench.store.results import load
 
     trials, _ = load(tmp_path / "s")
     assert set(trials.backend) == {"myanneal"} and (trials.status == "solved").all()
@@ -199,7 +199,7 @@ def test_a_benchmark_page_takes_every_fact_from_its_rows(tmp_path: Path) -> None
     """Provenance read from the rows' stamp columns, not from the clock or the checkout."""
     import pandas as pd
 
-    from slitherbench import benchmark_page
+    from slitherbench.analysis import benchmark_page
 
     rows = pd.DataFrame(
         {
@@ -225,8 +225,8 @@ def test_a_benchmark_page_takes_every_fact_from_its_rows(tmp_path: Path) -> None
 
 def test_a_published_page_takes_every_fact_from_the_store(tmp_path: Path) -> None:
     """Provenance read from the records, not from the clock or the checkout."""
-    from slitherbench import publish
-    from slitherbench.results import load
+    from slitherbench.analysis import publish
+    from slitherbench.store.results import load
 
     trials, _ = load(ROOT / "tests" / "data" / "store_v0_1")
     table = publish.provenance_table(trials, "python -m slitherbench experiment=smoke")
@@ -293,7 +293,7 @@ def test_every_documented_run_names_only_settings_that_exist() -> None:
     """The command-line checker (the one that answers a typo with one `error:` line) accepts
     every documented run: no page shows a setting, group option or experiment that is not
     there (as `backend.mode=direct` once was for backend=exact)."""
-    from slitherbench.overrides import override_problem
+    from slitherbench.run.overrides import override_problem
 
     runs = dict((args, page) for page, args in documented_runs())  # each command once
     assert len(runs) >= 25
@@ -310,7 +310,7 @@ def test_a_configuration_label_is_not_read_as_a_markdown_link() -> None:
     # Python-Markdown comes with the docs' extra (mkdocs), not the README's install.
     markdown = pytest.importorskip("markdown", reason="the docs extra (mkdocs) is not installed")
 
-    from slitherbench import render
+    from slitherbench.analysis import render
 
     grid = pd.DataFrame({"form": ["hubo[aux] [updater=HEAT_BATH]"], "solved": ["2/2"]})
     # With the label defined as a reference (as autorefs does for every heading it knows),

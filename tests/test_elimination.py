@@ -1,4 +1,4 @@
-"""The one elimination loop (:mod:`slitherbench.elimination`) with scripted solve steps: where
+"""The one elimination loop (:mod:`slitherbench.method.elimination`) with scripted solve steps: where
 it stops, what it cuts, that no answer counts as solved without the checker, and that the
 runner and the exact families' lazy loop drive it."""
 
@@ -10,15 +10,15 @@ from typing import Any
 
 import pytest
 
-from slitherbench import elimination
-from slitherbench.backends.base import Backend
-from slitherbench.backends.constraints import lazy_answers
-from slitherbench.backends.sat import SatBackend
-from slitherbench.elimination import Elimination
-from slitherbench.formulations import ConsFormulation, Model, QuboFormulation
-from slitherbench.puzzle import Puzzle
-from slitherbench.record import Capability, SolveResult, Status
-from slitherbench.runner import run_trial
+from slitherbench.method import elimination
+from slitherbench.solvers.base import Backend
+from slitherbench.solvers.constraints import lazy_answers
+from slitherbench.solvers.sat import SatBackend
+from slitherbench.method.elimination import Elimination
+from slitherbench.models.formulations import ConsFormulation, Model, QuboFormulation
+from slitherbench.puzzles.puzzle import Puzzle
+from slitherbench.method.record import Capability, SolveResult, Status
+from slitherbench.run.runner import run_trial
 
 # Rows 0-3, three columns; only row 1 is clued: its own loop (faces 3, 4, 5) is the answer.
 BOARD = Puzzle.from_rows(["...", "323", "...", "..."])

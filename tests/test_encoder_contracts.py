@@ -22,12 +22,12 @@ from functools import cache
 
 import pytest
 
-from slitherbench.boards import Board, board_with_faces
-from slitherbench.colorlink import read_colorlink
-from slitherbench.colorlink.harness import ColorlinkPuzzle
-from slitherbench.exact import solve_exact
-from slitherbench.formulations import HuboFormulation, Model, QuboFormulation
-from slitherbench.formulations.base import (
+from slitherbench.puzzles.boards import Board, board_with_faces
+from slitherbench.puzzles.colorlink import read_colorlink
+from slitherbench.puzzles.colorlink.harness import ColorlinkPuzzle
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.models.formulations import HuboFormulation, Model, QuboFormulation
+from slitherbench.models.formulations.base import (
     NOT_ALL,
     PARITY,
     Constraint,
@@ -38,15 +38,15 @@ from slitherbench.formulations.base import (
     evaluate,
     with_products,
 )
-from slitherbench.formulations.cons import ConsFormulation
-from slitherbench.formulations.faces import degree_ban_poly
-from slitherbench.formulations.penalties import (
+from slitherbench.models.formulations.cons import ConsFormulation
+from slitherbench.models.formulations.faces import degree_ban_poly
+from slitherbench.models.formulations.penalties import (
     degree_exact_penalty,
     slack_coefficients,
 )
-from slitherbench.formulations.reduced import ReducedHuboFormulation, reduce_polynomial
-from slitherbench.formulations.variables import VARIABLES
-from slitherbench.puzzle import Puzzle
+from slitherbench.models.formulations.reduced import ReducedHuboFormulation, reduce_polynomial
+from slitherbench.models.formulations.variables import VARIABLES
+from slitherbench.puzzles.puzzle import Puzzle
 
 # Mutation testing runs these whatever their measured time (pyproject's [tool.mutmut]).
 pytestmark = pytest.mark.contracts

@@ -5,14 +5,14 @@ from pathlib import Path
 import pytest
 from conftest import CORPUS_RECORDS, constraint_backends, skip_for
 
-from slitherbench.backends.exact import ExactBackend
-from slitherbench.check import check_answer
-from slitherbench.exact import solve_exact
-from slitherbench.formulations import ConsFormulation
-from slitherbench.generate import generate
-from slitherbench.library import reference10
-from slitherbench.puzzle import Puzzle, answer_from_bits
-from slitherbench.runner import run_trial
+from slitherbench.solvers.exact import ExactBackend
+from slitherbench.puzzles.check import check_answer
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.models.formulations import ConsFormulation
+from slitherbench.sources.generate import generate
+from slitherbench.sources.library import reference10
+from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
+from slitherbench.run.runner import run_trial
 
 
 @pytest.mark.parametrize("method", ["cpsat", "sat"])
@@ -48,7 +48,7 @@ def test_no_time_is_timeout_not_infeasible(method: str) -> None:
 
 
 def test_auto_method_is_sat_where_python_sat_is_installed(monkeypatch) -> None:
-    import slitherbench.exact as ex
+    import slitherbench.solvers.cpsat_model as ex
 
     seen = []
     monkeypatch.setattr(ex, "_solve_circuit", lambda *a: seen.append("cpsat"))
@@ -92,9 +92,9 @@ def test_every_exact_family_finds_the_corpus_answer_iteratively(
     from hydra.utils import instantiate
     from omegaconf import OmegaConf
 
-    from slitherbench.formulations import ConsFormulation
-    from slitherbench.puzzle import answer_from_bits
-    from slitherbench.runner import run_trial
+    from slitherbench.models.formulations import ConsFormulation
+    from slitherbench.puzzles.puzzle import answer_from_bits
+    from slitherbench.run.runner import run_trial
 
     conf = Path(__file__).resolve().parents[1] / "conf" / "backend" / f"{backend}.yaml"
     b = instantiate(OmegaConf.load(conf))
@@ -127,7 +127,7 @@ ZDD_BOARDS = [
     ids=[d["id"] for d in ZDD_BOARDS],
 )
 def test_zdd_finds_the_corpus_answer_and_counts_one(record: dict) -> None:
-    from slitherbench.backends.zdd import ZddBackend
+    from slitherbench.solvers.zdd import ZddBackend
 
     pytest.importorskip("graphillion")
     p = Puzzle.from_rows(record["clues"])
@@ -139,7 +139,7 @@ def test_zdd_finds_the_corpus_answer_and_counts_one(record: dict) -> None:
 
 
 def test_zdd_counts_several_answers_and_none() -> None:
-    from slitherbench.backends.zdd import ZddBackend
+    from slitherbench.solvers.zdd import ZddBackend
 
     pytest.importorskip("graphillion")
     several = run_trial(Puzzle.from_rows(["1.", ".."]), ConsFormulation(), ZddBackend(), seed=1)
@@ -150,7 +150,7 @@ def test_zdd_counts_several_answers_and_none() -> None:
 
 @pytest.mark.slow
 def test_zdd_out_of_memory_is_a_recorded_error() -> None:
-    from slitherbench.backends.zdd import ZddBackend
+    from slitherbench.solvers.zdd import ZddBackend
 
     pytest.importorskip("graphillion")
     big = next(d for d in CORPUS_RECORDS if (d["rows"], d["cols"]) == (10, 18))
@@ -174,7 +174,7 @@ def test_every_exact_family_settles_uniqueness_on_bad_input(backend, rows, statu
     from hydra.utils import instantiate
     from omegaconf import OmegaConf
 
-    from slitherbench.backends.constraints import solve_lazily
+    from slitherbench.solvers.constraints import solve_lazily
 
     conf = Path(__file__).resolve().parents[1] / "conf" / "backend" / f"{backend}.yaml"
     b = instantiate(OmegaConf.load(conf))
@@ -195,8 +195,8 @@ def test_an_answer_beside_other_loops_is_found_not_cut_away(backend: str) -> Non
     from hydra.utils import instantiate
     from omegaconf import OmegaConf
 
-    from slitherbench.backends.constraints import solve_lazily
-    from slitherbench.library import generated_frontier
+    from slitherbench.solvers.constraints import solve_lazily
+    from slitherbench.sources.library import generated_frontier
 
     conf = Path(__file__).resolve().parents[1] / "conf" / "backend" / f"{backend}.yaml"
     b = instantiate(OmegaConf.load(conf))
@@ -208,7 +208,7 @@ def test_an_answer_beside_other_loops_is_found_not_cut_away(backend: str) -> Non
 
 
 def test_cplex_community_edition_limit_is_a_skip_with_the_size() -> None:
-    from slitherbench.backends.cplex_mip import CplexBackend
+    from slitherbench.solvers.cplex_mip import CplexBackend
 
     b = CplexBackend()
     if b.available():
@@ -227,7 +227,7 @@ def test_cplex_community_edition_limit_is_a_skip_with_the_size() -> None:
 def test_instance_times_mark_why_a_solver_gave_no_answer() -> None:
     import pandas as pd
 
-    from slitherbench.tables import instance_times
+    from slitherbench.analysis.tables import instance_times
 
     def row(backend: str, status: str, reason: str = "", wall: float = 1.0) -> dict:
         return {"puzzle": "b1", "rows": 11, "cols": 11, "backend": backend,
@@ -257,8 +257,9 @@ def test_a_face_cell_solves_on_face_variables(backend: str, monkeypatch) -> None
     from hydra.utils import instantiate
     from omegaconf import OmegaConf
 
-    from slitherbench.backends import constraints, encode
-    from slitherbench.formulations.base import CHANNEL, description_rows
+    from slitherbench.solvers import constraints
+    from slitherbench.models import encode
+    from slitherbench.models.formulations.base import CHANNEL, description_rows
 
     seen: list[tuple[bool, int]] = []
 
@@ -267,7 +268,6 @@ def test_a_face_cell_solves_on_face_variables(backend: str, monkeypatch) -> None
         seen.append((faces, sum(c.kind == CHANNEL for c in rows)))
         return rows
 
-    monkeypatch.setattr(constraints, "description_rows", spy)
     monkeypatch.setattr(encode, "description_rows", spy)
     conf = Path(__file__).resolve().parents[1] / "conf" / "backend" / f"{backend}.yaml"
     b = instantiate(OmegaConf.load(conf))
@@ -286,7 +286,7 @@ def test_a_face_cell_solves_on_face_variables(backend: str, monkeypatch) -> None
 
 
 def test_the_zdd_skips_a_face_cell_in_one_line() -> None:
-    from slitherbench.backends.zdd import ZddBackend
+    from slitherbench.solvers.zdd import ZddBackend
 
     reason = ZddBackend().unsupported_reason(ConsFormulation(variables="face"))
     assert reason and "\n" not in reason and "face variables" in reason

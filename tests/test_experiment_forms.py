@@ -18,10 +18,10 @@ import pytest
 from hydra.utils import instantiate
 from omegaconf import OmegaConf
 
-from slitherbench.check import check_answer
-from slitherbench.exact import solve_exact
-from slitherbench.puzzle import Puzzle, answer_from_bits
-from slitherbench.runner import run_trial
+from slitherbench.puzzles.check import check_answer
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
+from slitherbench.run.runner import run_trial
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 SETTINGS = ("variables", "degree_mode", "cut", "strength_scale")

@@ -181,7 +181,7 @@ WATCHED = (
     "tuned",
     "tuned_full",
     ".gpu",
-    "slitherbench/data",
+    "slitherbench/sources/data",
     "docs/figures",
 )
 WATCHED_FILES = ("docs/boards.png",)

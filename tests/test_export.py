@@ -1,4 +1,4 @@
-"""Instances as files (slitherbench.export): every format read back gives the model's energy
+"""Instances as files (slitherbench.models.export): every format read back gives the model's energy
 on every assignment of a 2x2 board (exhaustive), the known answer stays a ground state on
 corpus boards, a stored trial's iteration k is rebuilt with its cuts, and the CLI writes
 single models and suites with one-line errors."""
@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from slitherbench.check import split_loops
-from slitherbench.export import (
+from slitherbench.puzzles.check import split_loops
+from slitherbench.models.export import (
     FORMATS,
     format_module,
     read,
@@ -23,16 +23,16 @@ from slitherbench.export import (
     unwritable_reason,
     write_instance,
 )
-from slitherbench.export.__main__ import main
-from slitherbench.export.source import stored_model
-from slitherbench.formulations import (
+from slitherbench.run.export_cli import main
+from slitherbench.run.export_source import stored_model
+from slitherbench.models.formulations import (
     ConsFormulation,
     HuboFormulation,
     Model,
     QuboFormulation,
 )
-from slitherbench.library import loopy_dev, reference10
-from slitherbench.puzzle import Puzzle, answer_from_bits
+from slitherbench.sources.library import loopy_dev, reference10
+from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
 
 ROOT = Path(__file__).resolve().parents[1]
 POLY_FORMATS = [f for f in FORMATS if format_module(f).FAMILY == "polynomial"]
@@ -201,9 +201,9 @@ def test_the_known_answer_is_a_ground_state_of_every_file(tmp_path: Path, puzzle
 
 
 def stored_sat_trial(root: Path):
-    from slitherbench.backends.sat import SatBackend
-    from slitherbench.runner import run_trial
-    from slitherbench.store import ResultStore
+    from slitherbench.solvers.sat import SatBackend
+    from slitherbench.run.runner import run_trial
+    from slitherbench.store.result_store import ResultStore
 
     r = run_trial(reference10(), ConsFormulation(), SatBackend(), seed=1, max_iterations=50)
     t = r.trial

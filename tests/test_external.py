@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from slitherbench.backends.external import ExternalBackend
-from slitherbench.exact import solve_exact
-from slitherbench.formulations import ConsFormulation, HuboFormulation, QuboFormulation
-from slitherbench.library import generated
-from slitherbench.puzzle import answer_from_bits
-from slitherbench.runner import run_trial
+from slitherbench.solvers.external import ExternalBackend
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.models.formulations import ConsFormulation, HuboFormulation, QuboFormulation
+from slitherbench.sources.library import generated
+from slitherbench.puzzles.puzzle import answer_from_bits
+from slitherbench.run.runner import run_trial
 
 PY = sys.executable
 

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from slitherbench import formats
-from slitherbench.library import reference10
-from slitherbench.puzzle import Puzzle, PuzzleFormatError, answer_from_bits
+from slitherbench.puzzles import formats
+from slitherbench.sources.library import reference10
+from slitherbench.puzzles.puzzle import Puzzle, PuzzleFormatError, answer_from_bits
 
 
 def _answer(d: dict) -> list[bool]:
@@ -131,7 +131,7 @@ def test_answer_bits_checks_length() -> None:
 def test_render_reproduces_the_pages_final_board() -> None:
     from conftest import SHARED
 
-    from slitherbench.exact import solve_exact
+    from slitherbench.solvers.cpsat_model import solve_exact
 
     page = SHARED / "reference" / "qubopp_slitherlink_en.txt"
     if not page.exists():

@@ -12,9 +12,9 @@ import pytest
 from hydra.utils import instantiate
 from omegaconf import OmegaConf
 
-from slitherbench.formulations import ConsFormulation, HuboFormulation, Model, QuboFormulation
-from slitherbench.formulations.base import evaluate
-from slitherbench.puzzle import Puzzle
+from slitherbench.models.formulations import ConsFormulation, HuboFormulation, Model, QuboFormulation
+from slitherbench.models.formulations.base import evaluate
+from slitherbench.puzzles.puzzle import Puzzle
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 # Every formulation config (a new one is proven here without editing this file), plus
@@ -159,7 +159,7 @@ def test_exports() -> None:
 
 
 def test_qubo_slack_width() -> None:
-    from slitherbench.formulations.qubo import slack_coefficients
+    from slitherbench.models.formulations.qubo import slack_coefficients
 
     for size in range(4, 80):
         coeffs = slack_coefficients(size - 1)
@@ -173,9 +173,9 @@ def test_qubo_slack_width() -> None:
 
 CHILD = r"""
 import itertools, json, random, sys
-from slitherbench.puzzle import Puzzle
-from slitherbench.formulations import ConsFormulation, HuboFormulation, QuboFormulation, Model
-from slitherbench.backends.qbpp_session import QbppSession
+from slitherbench.puzzles.puzzle import Puzzle
+from slitherbench.models.formulations import ConsFormulation, HuboFormulation, QuboFormulation, Model
+from slitherbench.solvers.qbpp_session import QbppSession
 forms = {"cons": ConsFormulation(), "hubo-aux": HuboFormulation(), "hubo-exact": HuboFormulation(degree_mode="exact"), "qubo": QuboFormulation(cut_weight=2)}
 p = Puzzle.from_rows(["2.", ".3"])
 m = Model.build(p, forms[sys.argv[1]])
@@ -218,9 +218,9 @@ def test_pyqbpp_expression_has_the_model_energy(form: str) -> None:
 # a loop cut), at random assignments of every label; each form's variables fit pyqbpp's 100.
 CHILD_FACES = r"""
 import json, random, sys
-from slitherbench.puzzle import Puzzle
-from slitherbench.formulations import ConsFormulation, HuboFormulation, QuboFormulation, Model
-from slitherbench.backends.qbpp_session import QbppSession
+from slitherbench.puzzles.puzzle import Puzzle
+from slitherbench.models.formulations import ConsFormulation, HuboFormulation, QuboFormulation, Model
+from slitherbench.solvers.qbpp_session import QbppSession
 forms = {
     "cons/face": ConsFormulation(variables="face"),
     "hubo[aux]/face": HuboFormulation(variables="face"),

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from conftest import grid_records
 
-from slitherbench.boards.loopy import GridError, grid_type, grid_types, loopy_grid
+from slitherbench.puzzles.boards.loopy import GridError, grid_type, grid_types, loopy_grid
 
 # ../shared's grid corpus: missing or incomplete, collection stops with one line (conftest).
 GRID_RECORDS = grid_records()

@@ -1,5 +1,5 @@
-"""Model sizes: the per-solve size columns (slitherbench/model_size.py) and the report item
-that reads them (slitherbench/plots/model_sizes.py), checked against the models themselves."""
+"""Model sizes: the per-solve size columns (slitherbench/models/model_size.py) and the report item
+that reads them (slitherbench/analysis/plots/model_sizes.py), checked against the models themselves."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from slitherbench.check import split_loops
-from slitherbench.formulations import (
+from slitherbench.puzzles.check import split_loops
+from slitherbench.models.formulations import (
     ConsFormulation,
     Formulation,
     HuboFormulation,
@@ -25,8 +25,8 @@ from slitherbench.formulations import (
     ReducedHuboFormulation,
     sample_cuts,
 )
-from slitherbench.model_size import SizeTracker, measure
-from slitherbench.puzzle import Puzzle
+from slitherbench.models.model_size import SizeTracker, measure
+from slitherbench.puzzles.puzzle import Puzzle
 
 matplotlib.use("Agg")
 
@@ -101,7 +101,7 @@ def test_the_tracked_size_is_the_models_own_after_every_cut(name: str) -> None:
 
 
 def test_tracking_a_10x10_hubo_costs_well_under_a_millisecond_per_solve() -> None:
-    from slitherbench.library import reference10
+    from slitherbench.sources.library import reference10
 
     p = reference10()
     model = Model.build(p, HuboFormulation())
@@ -116,10 +116,10 @@ def test_tracking_a_10x10_hubo_costs_well_under_a_millisecond_per_solve() -> Non
 
 
 def _run_store(root: Path) -> Path:
-    from slitherbench.backends.dwave import SABackend
-    from slitherbench.backends.exact import ExactBackend
-    from slitherbench.runner import run_trial
-    from slitherbench.store import ResultStore
+    from slitherbench.solvers.dwave import SABackend
+    from slitherbench.solvers.exact import ExactBackend
+    from slitherbench.run.runner import run_trial
+    from slitherbench.store.result_store import ResultStore
 
     store = ResultStore(root)
     cells = [
@@ -148,9 +148,9 @@ def sized_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.slow
 def test_the_model_size_report_item_on_a_small_store(sized_store: Path, tmp_path: Path) -> None:
-    from slitherbench.export.source import replay
-    from slitherbench.report import build_report
-    from slitherbench.results import load
+    from slitherbench.run.export_source import replay
+    from slitherbench.analysis.report import build_report
+    from slitherbench.store.results import load
 
     store = sized_store
     trials, iterations = load(store)
@@ -230,8 +230,8 @@ def test_the_model_size_report_item_on_a_small_store(sized_store: Path, tmp_path
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("pdflatex") is None, reason="no LaTeX engine (CI installs one)")
 def test_the_model_size_table_compiles(sized_store: Path, tmp_path: Path) -> None:
-    from slitherbench.report import build_report
-    from slitherbench.results import load
+    from slitherbench.analysis.report import build_report
+    from slitherbench.store.results import load
 
     build_report(*load(sized_store), tmp_path / "rep", items=["model_sizes"])
     doc = tmp_path / "doc.tex"
@@ -247,8 +247,8 @@ def test_the_model_size_table_compiles(sized_store: Path, tmp_path: Path) -> Non
 
 @pytest.mark.slow
 def test_a_store_from_before_the_size_columns_still_gets_the_table(tmp_path: Path) -> None:
-    from slitherbench.report import build_report
-    from slitherbench.results import load
+    from slitherbench.analysis.report import build_report
+    from slitherbench.store.results import load
 
     trials, iterations = load(OLD_STORE)
     assert "board_variables" not in iterations
@@ -264,7 +264,7 @@ def test_a_store_from_before_the_size_columns_still_gets_the_table(tmp_path: Pat
 
 
 def _form(t) -> Formulation:
-    from slitherbench.export.source import make_formulation
+    from slitherbench.run.export_source import make_formulation
 
     return make_formulation(t.formulation, **json.loads(t.formulation_params or "{}"))
 

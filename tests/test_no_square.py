@@ -16,15 +16,15 @@ import pytest
 from conftest import constraint_backends, skip_for
 from omegaconf import OmegaConf
 
-from slitherbench.boards import square_board
-from slitherbench.check import check_answer, loop_satisfies_clues
-from slitherbench.exact import solve_exact
-from slitherbench.formats import READERS, WRITERS, parse
-from slitherbench.generate import generate
-from slitherbench.plan import derive_seed, puzzle_ident, puzzles_from_config
-from slitherbench.puzzle import Puzzle, PuzzleFormatError
-from slitherbench.record import ConfigError
-from slitherbench.rules.no_square import no_square_blocks
+from slitherbench.puzzles.boards import square_board
+from slitherbench.puzzles.check import check_answer, loop_satisfies_clues
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.puzzles.formats import READERS, WRITERS, parse
+from slitherbench.sources.generate import generate
+from slitherbench.run.plan import derive_seed, puzzle_ident, puzzles_from_config
+from slitherbench.puzzles.puzzle import Puzzle, PuzzleFormatError
+from slitherbench.method.record import ConfigError
+from slitherbench.puzzles.rules.no_square import no_square_blocks
 
 CONF = Path(__file__).resolve().parents[1] / "conf" / "backend"
 NS = ("no_square",)
@@ -157,7 +157,7 @@ def _backend(name: str):
 
 @pytest.mark.parametrize("backend", constraint_backends())
 def test_every_exact_family_finds_the_one_no_square_answer(backend: str) -> None:
-    from slitherbench.backends.constraints import solve_lazily
+    from slitherbench.solvers.constraints import solve_lazily
 
     p = Puzzle.from_rows(PLUS_ROWS, rules=NS)
     plus = square_board(3, 3).boundary(PLUS_INSIDE)
@@ -189,8 +189,8 @@ def test_solve_exact_honours_the_rule(method: str) -> None:
 def test_the_zdd_skips_a_rule_in_one_line() -> None:
     from types import SimpleNamespace
 
-    from slitherbench.backends.base import BackendUnavailable
-    from slitherbench.backends.zdd import ZddBackend
+    from slitherbench.solvers.base import BackendUnavailable
+    from slitherbench.solvers.zdd import ZddBackend
 
     model = SimpleNamespace(puzzle=Puzzle.from_rows(PLUS_ROWS, rules=NS))
     with pytest.raises(BackendUnavailable, match="cannot take rule no_square") as info:
@@ -236,7 +236,7 @@ def test_generated_no_square_puzzles_are_unique_and_plain_ones_unchanged() -> No
 
 @pytest.mark.slow
 def test_the_cp_sat_judge_makes_the_same_no_square_boards(monkeypatch) -> None:
-    import slitherbench.generate as gen
+    import slitherbench.sources.generate as gen
 
     fast = [gen.generate(5, 5, s, rules=NS) for s in (1, 2)]
     monkeypatch.setattr(gen, "find_spec", lambda name: None)  # as if python-sat were absent

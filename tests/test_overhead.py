@@ -18,14 +18,14 @@ from conftest import BACKENDS, make_backend
 from hydra.utils import instantiate
 from omegaconf import OmegaConf
 
-from slitherbench.backends.base import Backend, PolynomialCopy
-from slitherbench.backends.dwave import ReducedCopy, SABackend, expand
-from slitherbench.check import split_loops
-from slitherbench.formulations import HuboFormulation, Model, QuboFormulation
-from slitherbench.library import generated
-from slitherbench.puzzle import Puzzle
-from slitherbench.record import Capability, SolveResult, Trial
-from slitherbench.runner import SOLVE_GRACE_S, run_trial, solve_within
+from slitherbench.solvers.base import Backend, PolynomialCopy
+from slitherbench.solvers.dwave import ReducedCopy, SABackend, expand
+from slitherbench.puzzles.check import split_loops
+from slitherbench.models.formulations import HuboFormulation, Model, QuboFormulation
+from slitherbench.sources.library import generated
+from slitherbench.puzzles.puzzle import Puzzle
+from slitherbench.method.record import Capability, SolveResult, Trial
+from slitherbench.run.runner import SOLVE_GRACE_S, run_trial, solve_within
 
 
 class ImportingBackend(Backend):
@@ -54,7 +54,7 @@ def _module(tmp_path, monkeypatch, name: str) -> str:
 def test_a_forked_solve_finds_the_backends_modules_already_imported(tmp_path, monkeypatch):
     name = _module(tmp_path, monkeypatch, "slitherbench_probe_module")
     p = generated(3, 3, 1)
-    from slitherbench.exact import solve_exact
+    from slitherbench.solvers.cpsat_model import solve_exact
 
     answer = solve_exact(p).answer
     backend = ImportingBackend(answer=answer)
@@ -216,9 +216,9 @@ PROBE = r"""
 import sys
 from hydra.utils import instantiate
 from omegaconf import OmegaConf
-from slitherbench.formulations import Model
-from slitherbench.library import generated
-from slitherbench.runner import BackendUnavailable
+from slitherbench.models.formulations import Model
+from slitherbench.sources.library import generated
+from slitherbench.run.runner import BackendUnavailable
 
 backend = instantiate(OmegaConf.load(sys.argv[1]))
 if backend.available():

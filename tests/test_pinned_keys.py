@@ -10,7 +10,7 @@ import hashlib
 import pytest
 from hydra import compose, initialize_config_dir
 
-from slitherbench.plan import CONF_DIR, plan_jobs, puzzles_from_config, resolve_cells
+from slitherbench.run.plan import CONF_DIR, plan_jobs, puzzles_from_config, resolve_cells
 
 PINNED = [
     ("smoke", 16, "9a9cbe5cda80-7ae1e8b232-r0", 1480309189, "2a8c5a70bed445db"),

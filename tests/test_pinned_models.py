@@ -4,7 +4,7 @@ the contract boards of ``tests/test_encoder_contracts.py`` (a No-Square 4x4, a t
 Colorlink, a triangular board) and a corpus 5x5, with a loop cut and a region cut added.
 
 The digests were taken at commit 93f0ad6, before the forms' encoders were rewritten over the
-variables' edge expressions (one encoder per form, :mod:`slitherbench.formulations.variables`);
+variables' edge expressions (one encoder per form, :mod:`slitherbench.models.formulations.variables`);
 the rewrite kept every one. A change of a digest changes what the samplers search (and, with
 a seed, what they find): make it on purpose, and say so with the new digests.
 """
@@ -16,8 +16,8 @@ import hashlib
 import pytest
 from test_encoder_contracts import FORMS, build, puzzles
 
-from slitherbench.formulations import HuboFormulation, Model, QuboFormulation
-from slitherbench.library import loopy_dev
+from slitherbench.models.formulations import HuboFormulation, Model, QuboFormulation
+from slitherbench.sources.library import loopy_dev
 
 PINNED = {
     "no_square cons": "2cd8bd4f2df5",

@@ -14,11 +14,12 @@ from hydra import compose, initialize_config_dir
 from hydra.utils import get_method
 from omegaconf import OmegaConf
 
-from slitherbench import formats, plots
-from slitherbench.plan import CONF_DIR, puzzles_from_config
-from slitherbench.puzzle import Puzzle
-from slitherbench.record import ConfigError
-from slitherbench.report import main as report_main
+from slitherbench.puzzles import formats
+from slitherbench.analysis import plots
+from slitherbench.run.plan import CONF_DIR, puzzles_from_config
+from slitherbench.puzzles.puzzle import Puzzle
+from slitherbench.method.record import ConfigError
+from slitherbench.analysis.report import main as report_main
 
 ROOT = Path(__file__).resolve().parents[1]
 STORE = ROOT / "tests" / "data" / "store_v0_1"
@@ -45,7 +46,7 @@ def test_every_report_item_module_is_found_and_every_item_is_described() -> None
 
 
 ITEM_MODULE = '''
-from slitherbench.plots.base import ReportItem, ran_only
+from slitherbench.analysis.plots.base import ReportItem, ran_only
 
 
 class SolvedPerBackend(ReportItem):
@@ -96,8 +97,8 @@ def test_an_unknown_report_item_is_one_line(tmp_path: Path, capsys) -> None:
 
 @pytest.mark.slow
 def test_every_report_item_that_applies_writes_its_files(tmp_path: Path) -> None:
-    from slitherbench.plots import ReportData
-    from slitherbench.results import load
+    from slitherbench.analysis.plots import ReportData
+    from slitherbench.store.results import load
 
     trials, iterations = load(STORE)
     data = ReportData(trials, iterations, tmp_path)
@@ -121,8 +122,8 @@ def test_every_report_item_that_applies_writes_its_files(tmp_path: Path) -> None
 def test_boards_of_several_kinds_pool_by_faces_into_doubling_classes(tmp_path: Path) -> None:
     import pandas as pd
 
-    from slitherbench.plots import ReportData
-    from slitherbench.plots.by_faces import FigureByFaces, TableByFaces, face_class
+    from slitherbench.analysis.plots import ReportData
+    from slitherbench.analysis.plots.by_faces import FigureByFaces, TableByFaces, face_class
 
     assert [face_class(f) for f in (9, 19, 33, 36, 42, 57, 83, 106, 150, 400)] == [
         0, 0, 0, 1, 1, 1, 2, 2, 3, 4,
@@ -187,7 +188,7 @@ def test_every_suite_config_yields_its_puzzles(path: Path) -> None:
 
 
 SOURCE_MODULE = '''
-from slitherbench.puzzle import Puzzle
+from slitherbench.puzzles.puzzle import Puzzle
 
 
 def rows_of_threes(size: int, count: int = 1):
@@ -226,10 +227,10 @@ def test_a_config_written_with_kind_still_names_its_source() -> None:
 @pytest.mark.parametrize(
     ("config", "message"),
     [
-        ({"_target_": "slitherbench.puzzle_sources.nothing"}, "puzzle._target_ slitherbench"),
-        ({"_target_": "slitherbench.puzzle_sources.suite", "name": "tiny", "nme": 1}, "unexpected"),
+        ({"_target_": "slitherbench.sources.puzzle_sources.nothing"}, "puzzle._target_ slitherbench"),
+        ({"_target_": "slitherbench.sources.puzzle_sources.suite", "name": "tiny", "nme": 1}, "unexpected"),
         ({"name": "tiny"}, "names no source"),
-        ({"_target_": "slitherbench.puzzle_sources.text", "text": "???"}, "needs puzzle.text="),
+        ({"_target_": "slitherbench.sources.puzzle_sources.text", "text": "???"}, "needs puzzle.text="),
     ],
 )
 def test_a_bad_puzzle_config_is_one_line(config: dict, message: str) -> None:
@@ -245,8 +246,8 @@ def test_every_format_module_is_found() -> None:
 
 
 FORMAT_MODULE = """
-from slitherbench.formats.base import TextFormat
-from slitherbench.formats.rows import parse_clue_rows, write_rows
+from slitherbench.puzzles.formats.base import TextFormat
+from slitherbench.puzzles.formats.rows import parse_clue_rows, write_rows
 
 FORMAT = TextFormat(
     "semicolons",

@@ -18,18 +18,18 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 
-from slitherbench import formats
-from slitherbench.boards import board_with_faces
-from slitherbench.boards.loopy import grid_types
-from slitherbench.check import rule_problems, split_loops
-from slitherbench.formulations import (
+from slitherbench.puzzles import formats
+from slitherbench.puzzles.boards import board_with_faces
+from slitherbench.puzzles.boards.loopy import grid_types
+from slitherbench.puzzles.check import rule_problems, split_loops
+from slitherbench.models.formulations import (
     ConsFormulation,
     FormUnavailable,
     HuboFormulation,
     Model,
     QuboFormulation,
 )
-from slitherbench.puzzle import Puzzle
+from slitherbench.puzzles.puzzle import Puzzle
 
 FORMS = {
     "cons": ConsFormulation,

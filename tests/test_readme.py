@@ -125,7 +125,7 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.slow
 def test_the_readme_main_job_runs_with_quick_settings(workdir: Path) -> None:
-    from slitherbench.results import load
+    from slitherbench.store.results import load
 
     trials, _ = load(workdir / "results" / "hubo_vs_qubo")
     assert set(trials.formulation) == {"hubo", "qubo"}

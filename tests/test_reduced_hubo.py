@@ -15,12 +15,12 @@ import pytest
 from dimod.generators import and_gate
 from test_faces import _values
 
-from slitherbench.check import split_loops
-from slitherbench.formulations import HuboFormulation, Model, ReducedHuboFormulation
-from slitherbench.formulations.base import Constraint, Gate, evaluate
-from slitherbench.formulations.penalties import degree_exact_penalty
-from slitherbench.formulations.reduced import gate_poly, reduce_polynomial
-from slitherbench.puzzle import Puzzle
+from slitherbench.puzzles.check import split_loops
+from slitherbench.models.formulations import HuboFormulation, Model, ReducedHuboFormulation
+from slitherbench.models.formulations.base import Constraint, Gate, evaluate
+from slitherbench.models.formulations.penalties import degree_exact_penalty
+from slitherbench.models.formulations.reduced import gate_poly, reduce_polynomial
+from slitherbench.puzzles.puzzle import Puzzle
 
 BOARDS = {"answered": "2./.2", "blank": "../.."}
 
@@ -210,7 +210,7 @@ def test_the_gate_is_dimods_and_gate() -> None:
 def test_a_single_products_queue_makes_the_pair_indexs_choices() -> None:
     """A loop cut's one term takes a shortcut (a queue, linear in the loop); a zero-weight
     second term sends the same term through the pair index, which must choose alike."""
-    from slitherbench.formulations.reduced import _PairIndex
+    from slitherbench.models.formulations.reduced import _PairIndex
 
     term = tuple(sorted(random.Random(5).sample(range(60), 23)))
     labels = iter(range(100, 200))
@@ -243,7 +243,7 @@ def test_the_reduction_does_not_depend_on_the_order_of_the_terms() -> None:
 def test_the_dimod_backends_take_it_as_a_quadratic_model() -> None:
     """No reduction of their own (nothing added, the fixed reduction_strength unused): the BQM
     is the model's polynomial, and its products are the model's own labels."""
-    from slitherbench.backends.dwave import SABackend
+    from slitherbench.solvers.dwave import SABackend
 
     _, reduced = models(BOARDS["answered"], "exact", "edge", cuts=False)
     backend = SABackend(num_sweeps=200, num_reads=2, reduction_strength=4.0)
@@ -262,11 +262,11 @@ def test_the_dimod_backends_take_it_as_a_quadratic_model() -> None:
 
 def test_every_trial_of_the_reduced_form_records_its_products_and_strength() -> None:
     # Whatever the backend: here one that answers with the known answer at once.
-    from slitherbench.backends.base import Backend
-    from slitherbench.exact import solve_exact
-    from slitherbench.library import generated
-    from slitherbench.record import Capability, SolveResult
-    from slitherbench.runner import run_trial
+    from slitherbench.solvers.base import Backend
+    from slitherbench.solvers.cpsat_model import solve_exact
+    from slitherbench.sources.library import generated
+    from slitherbench.method.record import Capability, SolveResult
+    from slitherbench.run.runner import run_trial
 
     board = generated(3, 3, 1)
     answer = solve_exact(board).answer

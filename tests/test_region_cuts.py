@@ -12,16 +12,16 @@ from conftest import CORPUS_RECORDS, FAST_CORPUS, constraint_backends, skip_for
 from hydra.utils import instantiate
 from omegaconf import OmegaConf
 
-from slitherbench.check import split_loops
-from slitherbench.formulations import (
+from slitherbench.puzzles.check import split_loops
+from slitherbench.models.formulations import (
     ConsFormulation,
     HuboFormulation,
     Model,
     QuboFormulation,
     region_constraint,
 )
-from slitherbench.formulations.base import evaluate
-from slitherbench.puzzle import Puzzle, answer_from_bits
+from slitherbench.models.formulations.base import evaluate
+from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 
@@ -183,7 +183,7 @@ def _region_boards() -> list:
 def test_every_exact_family_solves_with_region_cuts(
     backend: str, mode: str, corpus_record: dict
 ) -> None:
-    from slitherbench.runner import run_trial
+    from slitherbench.run.runner import run_trial
 
     b = instantiate(OmegaConf.load(CONF / "backend" / f"{backend}.yaml"), mode=mode)
     if b.available():
@@ -201,7 +201,7 @@ def test_every_exact_family_solves_with_region_cuts(
 def test_top_level_cut_reaches_every_cell_and_the_hash_only_when_region() -> None:
     from hydra import compose, initialize_config_dir
 
-    from slitherbench.plan import CONF_DIR, resolve_cells
+    from slitherbench.run.plan import CONF_DIR, resolve_cells
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         base = compose(config_name="config", overrides=["experiment=smoke"])
@@ -221,7 +221,7 @@ def test_top_level_cut_reaches_every_cell_and_the_hash_only_when_region() -> Non
 
 def test_a_cell_may_set_a_base_class_setting_its_yaml_leaves_out() -> None:
     # exact.yaml has no `mode`: it is ConstraintBackend's, reached through **params.
-    from slitherbench.plan import compose_cell
+    from slitherbench.run.plan import compose_cell
 
     cell = compose_cell(
         {"formulation": "cons", "backend": "exact", "backend_params": {"mode": "direct"}}
@@ -230,8 +230,8 @@ def test_a_cell_may_set_a_base_class_setting_its_yaml_leaves_out() -> None:
 
 
 def test_survey_and_target_boards_are_shipped_with_their_answers() -> None:
-    from slitherbench.check import check_answer
-    from slitherbench.library import get_suite
+    from slitherbench.puzzles.check import check_answer
+    from slitherbench.sources.library import get_suite
 
     survey = get_suite("survey")
     sizes = {p.size_label for p in survey}
@@ -244,7 +244,7 @@ def test_survey_and_target_boards_are_shipped_with_their_answers() -> None:
 def _survey_params() -> list:
     """The survey's boards; those above 300 faces (2.5-6 s each to prove unique on 2 cores)
     run with the experiment scripts' quick runs (``pytest -m experiments``, in .ci/run)."""
-    from slitherbench.library import get_suite
+    from slitherbench.sources.library import get_suite
 
     return [
         pytest.param(p, id=p.name, marks=[pytest.mark.experiments] if p.num_faces > 300 else [])
@@ -255,14 +255,14 @@ def _survey_params() -> list:
 @pytest.mark.slow
 @pytest.mark.parametrize("p", _survey_params())
 def test_shipped_survey_boards_are_unique(p) -> None:
-    from slitherbench.exact import solve_exact
+    from slitherbench.solvers.cpsat_model import solve_exact
 
     r = solve_exact(p, time_limit_s=300, method="sat")
     assert r.status == "unique" and r.answer == p.meta["answer"], p.name
 
 
 def test_the_sat_judged_generator_makes_the_cp_sat_judged_boards(monkeypatch) -> None:
-    import slitherbench.generate as gen
+    import slitherbench.sources.generate as gen
 
     fast = [gen.generate(5, 5, s).to_rows() for s in (1, 2)]
     monkeypatch.setattr(gen, "find_spec", lambda name: None)  # as if python-sat were absent

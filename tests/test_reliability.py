@@ -15,11 +15,11 @@ import pytest
 from conftest import IN_PROCESS_CELLS
 from hydra import compose, initialize_config_dir
 
-from slitherbench.app import CONF_DIR
-from slitherbench.plan import puzzles_from_config
-from slitherbench.record import ConfigError
-from slitherbench.report import main as report_main
-from slitherbench.results import load
+from slitherbench.run.app import CONF_DIR
+from slitherbench.run.plan import puzzles_from_config
+from slitherbench.method.record import ConfigError
+from slitherbench.analysis.report import main as report_main
+from slitherbench.store.results import load
 
 EXACT = "cells=[{formulation: cons, backend: exact}]"
 SA = "cells=[{formulation: qubo, backend: sa, backend_params: {num_sweeps: 500, num_reads: 2}}]"
@@ -69,7 +69,7 @@ def test_damaged_files_are_skipped_reported_and_repaired(tmp_path: Path) -> None
         [
             sys.executable,
             "-m",
-            "slitherbench.report",
+            "slitherbench.analysis.report",
             str(store),
             "--out",
             str(tmp_path / "rep"),
@@ -153,7 +153,7 @@ def test_precheck_says_when_uniqueness_is_not_known(capsys) -> None:
     )
     # A unique 60x60 board cannot be proved unique in a millisecond (SAT takes seconds). (A
     # 30x30 board with one clue was used before: SAT finds two of its answers within 1 ms.)
-    from slitherbench.library import get_suite
+    from slitherbench.sources.library import get_suite
 
     board = "/".join(get_suite("targets")[-1].to_rows())
     _text_puzzle(board, precheck_time_limit_s=0.001)

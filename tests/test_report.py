@@ -13,12 +13,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from slitherbench import render, tables
-from slitherbench.plots import ReportData
-from slitherbench.plots.survey_layout import SURVEY_CAPTION
-from slitherbench.publish import PAGE_INSTANCES, _sections
-from slitherbench.report import main as report_main
-from slitherbench.results import load
+from slitherbench.analysis import render, tables
+from slitherbench.analysis.plots import ReportData
+from slitherbench.analysis.plots.survey_layout import SURVEY_CAPTION
+from slitherbench.analysis.publish import PAGE_INSTANCES, _sections
+from slitherbench.analysis.report import main as report_main
+from slitherbench.store.results import load
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow  # every test here runs the CLI or a notebook
@@ -144,7 +144,7 @@ def test_report_column_and_grouping_options(smoke_store: Path, tmp_path: Path) -
 
 def test_report_errors_are_one_line(tmp_path: Path) -> None:
     r = subprocess.run(
-        [sys.executable, "-m", "slitherbench.report", str(tmp_path / "nothing")],
+        [sys.executable, "-m", "slitherbench.analysis.report", str(tmp_path / "nothing")],
         capture_output=True,
         text=True,
         check=False,
@@ -394,7 +394,7 @@ def test_solved_within_counts_each_trial_at_the_fractions_of_its_budget_it_solve
     """The table behind a claim like "15 of 20 within 60 s": a trial counts at a checkpoint
     where its wall time is at most that fraction of its budget; trials that did not solve, or
     did not run, never count; iterations are the solved trials' own."""
-    from slitherbench.plots.time_to_solution import within_grid
+    from slitherbench.analysis.plots.time_to_solution import within_grid
 
     def trial(status: str, wall: float, its: int, backend: str = "abs3") -> dict:
         return {"form_variant": "cons/face", "backend": backend, "rows": 10, "cols": 10,
@@ -463,7 +463,7 @@ def test_an_ecdf_of_many_trials_is_drawn_through_a_bounded_number_of_its_points(
     the curve still ends at solved/ran and still rises at the first solve."""
     import matplotlib.pyplot as plt
 
-    from slitherbench.plots.style import MAX_STEPS, ecdf_with_band
+    from slitherbench.analysis.plots.style import MAX_STEPS, ecdf_with_band
 
     values = np.random.default_rng(0).random(25_000) * 20
     fig, ax = plt.subplots()

@@ -1,5 +1,5 @@
 """Rules are plugins (issue 29, item 1): a rule is one class with documented hooks, found by
-scanning ``slitherbench.rules`` or added with ``register_rule``; its rows carry their shape and
+scanning ``slitherbench.puzzles.rules`` or added with ``register_rule``; its rows carry their shape and
 weight class, so every form and exact family encodes a new rule with no change; the checker
 judges every rule through the rule's own hook, so no unknown or half-registered rule gives a
 ``solved``.
@@ -26,20 +26,20 @@ from hydra import compose, initialize_config_dir
 from hydra.utils import get_class
 from omegaconf import OmegaConf
 
-import slitherbench.rules as rules_pkg
-from slitherbench.app import CONF_DIR, run_experiment
-from slitherbench.boards import Board, square_board
-from slitherbench.check import check_answer
-from slitherbench.exact import solve_exact
-from slitherbench.formulations import ConsFormulation, HuboFormulation, Model, QuboFormulation
-from slitherbench.formulations.base import EQUAL, PARITY, Constraint, FormUnavailable
-from slitherbench.generate import generate
-from slitherbench.plan import puzzles_from_config
-from slitherbench.puzzle import Puzzle, answer_from_bits
-from slitherbench.record import ConfigError
-from slitherbench.results import load
-from slitherbench.rules import Rule, RuleError, known_rules, register_rule, unregister_rule
-from slitherbench.runner import run_trial
+import slitherbench.puzzles.rules as rules_pkg
+from slitherbench.run.app import CONF_DIR, run_experiment
+from slitherbench.puzzles.boards import Board, square_board
+from slitherbench.puzzles.check import check_answer
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.models.formulations import ConsFormulation, HuboFormulation, Model, QuboFormulation
+from slitherbench.models.formulations.base import EQUAL, PARITY, Constraint, FormUnavailable
+from slitherbench.sources.generate import generate
+from slitherbench.run.plan import puzzles_from_config
+from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
+from slitherbench.method.record import ConfigError
+from slitherbench.store.results import load
+from slitherbench.puzzles.rules import Rule, RuleError, known_rules, register_rule, unregister_rule
+from slitherbench.run.runner import run_trial
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -124,7 +124,7 @@ def test_a_registered_rule_that_is_gone_never_passes_the_checker(no_border) -> N
 
 
 RULE_MODULE = """
-from slitherbench.rules import Rule
+from slitherbench.puzzles.rules import Rule
 
 
 class {cls}(Rule):
@@ -141,7 +141,7 @@ def scanned_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     rules_pkg._package_rules.cache_clear()
     yield tmp_path
     rules_pkg._package_rules.cache_clear()
-    for name in [m for m in sys.modules if m.startswith("slitherbench.rules.tmp_")]:
+    for name in [m for m in sys.modules if m.startswith("slitherbench.puzzles.rules.tmp_")]:
         del sys.modules[name]
 
 
@@ -294,7 +294,7 @@ def test_the_zdd_counts_its_loops_under_it(no_border) -> None:
     """The ZDD takes a rule by its rows' shape (ranges of edge sums), not by its name: one
     loop under no_border where plain Slitherlink has 1473."""
     pytest.importorskip("graphillion")
-    from slitherbench.backends.zdd import ZddBackend
+    from slitherbench.solvers.zdd import ZddBackend
 
     p = Puzzle.parse(TEXT)
     r = run_trial(p, ConsFormulation(), ZddBackend(), seed=0, max_iterations=3, time_limit_s=60)
@@ -315,7 +315,7 @@ def test_the_generator_honours_it(no_border) -> None:
 def test_the_cp_sat_judge_makes_the_same_boards(no_border, monkeypatch) -> None:
     """Without python-sat the generator's judge is CP-SAT's circuit model: it takes the rule's
     edge rows too, so it keeps the same clues."""
-    import slitherbench.generate as gen
+    import slitherbench.sources.generate as gen
 
     fast = [gen.generate(4, 4, s, rules=("no_border",)) for s in range(3)]
     monkeypatch.setattr(gen, "find_spec", lambda name: None)  # as if python-sat were absent

@@ -29,9 +29,9 @@ from hydra.utils import instantiate
 from omegaconf import OmegaConf
 from test_faces import aux_minimum
 
-from slitherbench.check import check_answer, split_loops
-from slitherbench.formulations import HuboFormulation, Model, QuboFormulation, region_parts
-from slitherbench.puzzle import Puzzle
+from slitherbench.puzzles.check import check_answer, split_loops
+from slitherbench.models.formulations import HuboFormulation, Model, QuboFormulation, region_parts
+from slitherbench.puzzles.puzzle import Puzzle
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 

@@ -9,16 +9,16 @@ from conftest import BACKENDS, CONF, formulation_factories, make_backend
 from hydra.utils import get_class, instantiate
 from omegaconf import OmegaConf
 
-from slitherbench.backends.abs3 import ABS3Backend
-from slitherbench.backends.faulty import FaultyBackend
-from slitherbench.check import check_answer
-from slitherbench.exact import solve_exact
-from slitherbench.formulations import ConsFormulation, HuboFormulation, QuboFormulation
-from slitherbench.library import generated, reference10
-from slitherbench.provenance import gpu_names
-from slitherbench.puzzle import Puzzle, answer_from_bits
-from slitherbench.record import Status
-from slitherbench.runner import run_trial
+from slitherbench.solvers.abs3 import ABS3Backend
+from slitherbench.solvers.faulty import FaultyBackend
+from slitherbench.puzzles.check import check_answer
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.models.formulations import ConsFormulation, HuboFormulation, QuboFormulation
+from slitherbench.sources.library import generated, reference10
+from slitherbench.method.provenance import gpu_names
+from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
+from slitherbench.method.record import Status
+from slitherbench.run.runner import run_trial
 
 FORMS = formulation_factories()
 
@@ -250,7 +250,7 @@ def test_times_add_up() -> None:
 def test_every_backend_holds_the_time_limit_on_a_large_board(backend: str) -> None:
     # The largest corpus board with a 2 s budget: default settings, no backend finishes the
     # method in time, and none may overrun by more than the margin.
-    from slitherbench.library import loopy_dev
+    from slitherbench.sources.library import loopy_dev
 
     big = next(p for p in loopy_dev() if p.size_label == "20x36")
     limit, margin = 2.0, 1.5
@@ -272,7 +272,7 @@ def test_every_backend_holds_the_time_limit_on_a_large_board(backend: str) -> No
 def _without(monkeypatch: pytest.MonkeyPatch, *missing: str) -> None:
     """As on a machine where these packages were never installed (the README's [dev] install
     has no [sb] extra): the backends' package check finds none of them."""
-    from slitherbench.backends import base
+    from slitherbench.solvers import base
 
     real = base.metadata.version
 

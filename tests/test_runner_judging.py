@@ -13,11 +13,11 @@ from collections.abc import Mapping
 
 import pytest
 
-from slitherbench.backends.base import Backend, BackendUnavailable
-from slitherbench.formulations import FormUnavailable, HuboFormulation, Model, QuboFormulation
-from slitherbench.puzzle import Puzzle, answer_from_bits
-from slitherbench.record import Capability, SolveResult
-from slitherbench.runner import run_trial
+from slitherbench.solvers.base import Backend, BackendUnavailable
+from slitherbench.models.formulations import FormUnavailable, HuboFormulation, Model, QuboFormulation
+from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
+from slitherbench.method.record import Capability, SolveResult
+from slitherbench.run.runner import run_trial
 
 # 1x5, clue 1 at both ends. Faces 1 and 3 inside: two loops, each clue met by one of them,
 # so neither alone is an answer (cut both, solve again); faces 1-3 inside: the answer.
@@ -261,7 +261,7 @@ def test_a_solve_that_raises_sets_status_and_reason(at, exc, status, reason) -> 
 
 
 def test_a_solve_cut_at_the_deadline_counts_as_solve_time() -> None:
-    from slitherbench.runner import SolveCut
+    from slitherbench.run.runner import SolveCut
 
     b = AccountedBackend([TWO_LOOPS, ONE_LOOP], fail=(1, SolveCut("stopped", solve_s=2.5)))
     r = run_trial(BOARD, HuboFormulation(), b, seed=0, max_iterations=10, time_limit_s=30)
@@ -283,7 +283,7 @@ def test_a_failed_solves_extras_join_the_trials() -> None:
 
 def test_a_reduced_forms_products_are_in_the_trials_extras() -> None:
     """On every backend: the reduction is the form's (an edge-form HUBO has none to report)."""
-    from slitherbench.formulations.reduced import ReducedHuboFormulation
+    from slitherbench.models.formulations.reduced import ReducedHuboFormulation
 
     b = AccountedBackend([TWO_LOOPS, ONE_LOOP])
     form = ReducedHuboFormulation()

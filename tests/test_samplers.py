@@ -11,20 +11,20 @@ import pytest
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
-from slitherbench.app import CONF_DIR, run_experiment
-from slitherbench.backends.openjij_sa import OpenJijBackend
-from slitherbench.backends.openjij_sqa import OpenJijSQABackend
-from slitherbench.backends.tempering import ParallelTemperingBackend
-from slitherbench.check import check_answer, split_loops
-from slitherbench.exact import solve_exact
-from slitherbench.formulations import HuboFormulation, Model, QuboFormulation
-from slitherbench.frontier import FrontierGate, size_order
-from slitherbench.library import generated, generated_frontier, get_suite
-from slitherbench.plan import plan_jobs, resolve_cells, validate_config
-from slitherbench.record import ConfigError
-from slitherbench.results import load
-from slitherbench.runner import run_trial, warm_hint
-from slitherbench.store import ResultStore
+from slitherbench.run.app import CONF_DIR, run_experiment
+from slitherbench.solvers.openjij_sa import OpenJijBackend
+from slitherbench.solvers.openjij_sqa import OpenJijSQABackend
+from slitherbench.solvers.tempering import ParallelTemperingBackend
+from slitherbench.puzzles.check import check_answer, split_loops
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.models.formulations import HuboFormulation, Model, QuboFormulation
+from slitherbench.run.frontier import FrontierGate, size_order
+from slitherbench.sources.library import generated, generated_frontier, get_suite
+from slitherbench.run.plan import plan_jobs, resolve_cells, validate_config
+from slitherbench.method.record import ConfigError
+from slitherbench.store.results import load
+from slitherbench.run.runner import run_trial, warm_hint
+from slitherbench.store.result_store import ResultStore
 
 
 # -- OpenJij: threads, updaters, effort --------------------------------------------------
@@ -148,7 +148,7 @@ def test_sb_quadratic_and_ising_arrays_are_the_model_energy() -> None:
     # -1/2 s'Js + h's of s = 2x - 1 differs from it by one constant over all assignments.
     import numpy as np
 
-    from slitherbench.backends.bifurcation import ising_arrays, quadratic_arrays
+    from slitherbench.solvers.bifurcation import ising_arrays, quadratic_arrays
 
     p = generated(3, 3, 1)
     m = Model.build(p, QuboFormulation())
@@ -171,7 +171,7 @@ def test_sb_quadratic_and_ising_arrays_are_the_model_energy() -> None:
 def test_sb_records_device_and_solves_a_small_board() -> None:
     pytest.importorskip("torch")
     pytest.importorskip("simulated_bifurcation")
-    from slitherbench.backends.bifurcation import SimulatedBifurcationBackend
+    from slitherbench.solvers.bifurcation import SimulatedBifurcationBackend
 
     p = get_suite("loopy5")[0]
     b = SimulatedBifurcationBackend(device="cpu", num_threads=1)
@@ -227,7 +227,7 @@ def test_a_cell_stops_at_the_first_size_where_it_solved_nothing(tmp_path: Path) 
 def test_gate_waits_until_a_size_is_complete(tmp_path: Path) -> None:
     cfg = _frontier_cfg(["cells=[{formulation: qubo, backend: steepest}]"])
     cells = resolve_cells(cfg)
-    from slitherbench.plan import puzzles_from_config
+    from slitherbench.run.plan import puzzles_from_config
 
     jobs = size_order(plan_jobs(cfg, cells, puzzles_from_config(cfg.puzzle)))
     assert [j.puzzle.rows * j.puzzle.cols for j in jobs] == sorted(

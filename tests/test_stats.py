@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from slitherbench import stats, tables
-from slitherbench.compare import compare
-from slitherbench.record import Iteration, Trial
-from slitherbench.report import build_report
-from slitherbench.store import ResultStore
+from slitherbench.analysis import stats, tables
+from slitherbench.analysis.compare import compare
+from slitherbench.method.record import Iteration, Trial
+from slitherbench.analysis.report import build_report
+from slitherbench.store.result_store import ResultStore
 
 
 def test_wilson_interval_known_values() -> None:
@@ -381,7 +381,7 @@ def test_report_compare_pairs_within_each_configuration(tmp_path: Path) -> None:
 
 
 def test_markdown_tables_have_human_headers_and_say_why_rows_did_not_run(tmp_path: Path) -> None:
-    from slitherbench import render
+    from slitherbench.analysis import render
 
     store = _store(tmp_path, {"hubo/x": ["solved"] * 2, "qubo/abs3": ["skipped"] * 3})
     why = {"skipped": "license_limit (needs 176, limit 100)", "solved": ""}

@@ -13,9 +13,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from slitherbench.record import Iteration, Trial
-from slitherbench.results import load
-from slitherbench.store import ResultStore
+from slitherbench.method.record import Iteration, Trial
+from slitherbench.store.results import load
+from slitherbench.store.result_store import ResultStore
 
 
 def synthetic(
@@ -204,7 +204,7 @@ def test_a_claim_interrupted_anywhere_is_absent_or_names_its_owner(tmp_path: Pat
     its trial out of a resumed run (seen in CI: one of 96 trials missing after a resume)."""
     import sys
 
-    from slitherbench import store as store_module
+    from slitherbench.store import result_store as store_module
 
     here = store_module.__file__
     k = 0
@@ -258,7 +258,7 @@ def test_result_files_respect_the_umask(tmp_path: Path) -> None:
     store = ResultStore(tmp_path)
     t, its = synthetic("k1")
     store.write(t, its)
-    from slitherbench.store import UMASK
+    from slitherbench.store.result_store import UMASK
 
     for f in (tmp_path / "pending").glob("*.parquet"):
         assert stat.S_IMODE(f.stat().st_mode) == 0o666 & ~UMASK
@@ -327,7 +327,7 @@ def test_trials_without_iterations_to_store_count_as_finished(tmp_path: Path) ->
 def test_one_damaged_part_costs_at_most_a_part_of_trials(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from slitherbench import store as store_module
+    from slitherbench.store import result_store as store_module
 
     monkeypatch.setattr(store_module, "PART_TRIALS", 4)
     monkeypatch.setattr(store_module, "SMALL_PART_ROWS", 4)

@@ -9,10 +9,10 @@ import pytest
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
-from slitherbench.app import CONF_DIR, run_experiment
-from slitherbench.library import get_suite
-from slitherbench.plan import resolve_cells
-from slitherbench.tune import run_tuning, untuned_params
+from slitherbench.run.app import CONF_DIR, run_experiment
+from slitherbench.sources.library import get_suite
+from slitherbench.run.plan import resolve_cells
+from slitherbench.run.tune import run_tuning, untuned_params
 
 
 def _cfg(*overrides: str):
@@ -129,7 +129,7 @@ def test_a_storage_another_process_is_creating_is_opened_on_a_retry(tmp_path, mo
     import optuna
     from sqlalchemy.exc import OperationalError
 
-    from slitherbench import tune
+    from slitherbench.run import tune
 
     real = optuna.storages.RDBStorage
     calls = []
@@ -156,7 +156,7 @@ def test_an_unrelated_storage_error_is_not_retried(tmp_path, monkeypatch) -> Non
     import optuna
     from sqlalchemy.exc import OperationalError
 
-    from slitherbench import tune
+    from slitherbench.run import tune
 
     calls = []
 

@@ -5,7 +5,7 @@ replaced by text made from the source of truth:
 
 - ``config``: every config group and option from ``conf/`` (each file as it is, comments
   included);
-- ``columns``: the store's columns from ``slitherbench/record.py``;
+- ``columns``: the store's columns from ``slitherbench/method/record.py``;
 - ``cli``: the ``--help`` of each command-line entry point;
 - ``formats``: one puzzle in every text format, each read back to the same puzzle;
 - ``errors``: every message the package raises to the user, from the source.
@@ -60,7 +60,7 @@ def config_reference() -> str:
 
 def columns_reference() -> str:
     sys.path.insert(0, str(ROOT))
-    from slitherbench.record import columns_markdown
+    from slitherbench.method.record import columns_markdown
 
     return columns_markdown()
 
@@ -79,8 +79,8 @@ def _help(*argv: str) -> str:
 
 CLI = (
     ("python -m slitherbench", ("-m", "slitherbench")),
-    ("python -m slitherbench.report", ("-m", "slitherbench.report")),
-    ("python -m slitherbench.reference", ("-m", "slitherbench.reference")),
+    ("python -m slitherbench.report", ("-m", "slitherbench.analysis.report")),
+    ("python -m slitherbench.run.reference", ("-m", "slitherbench.run.reference")),
 )
 
 
@@ -95,8 +95,8 @@ def formats_reference() -> str:
     """One puzzle written in every format by the package's writers, each text read back by
     ``Puzzle.parse`` (format detected) to the same puzzle, or the build fails."""
     sys.path.insert(0, str(ROOT))
-    from slitherbench.formats import FORMATS, WRITERS, detect_format
-    from slitherbench.puzzle import Puzzle
+    from slitherbench.puzzles.formats import FORMATS, WRITERS, detect_format
+    from slitherbench.puzzles.puzzle import Puzzle
 
     puzzle = Puzzle.parse("https://puzz.link/p?slither/5/5/h3880c2ci33ch")
     out = []

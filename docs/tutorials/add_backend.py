@@ -12,8 +12,8 @@ config file in a temporary directory).
 
 from __future__ import annotations
 
-from slitherbench.backends.base import Backend, best_sample
-from slitherbench.record import Capability, SolveResult
+from slitherbench.solvers.base import Backend, best_sample
+from slitherbench.method.record import Capability, SolveResult
 
 
 class MyAnnealer(Backend):
@@ -40,9 +40,9 @@ CONFIG = "_target_: add_backend.MyAnnealer\n"
 
 
 def main() -> None:
-    from slitherbench.formulations import HuboFormulation
-    from slitherbench.puzzle import Puzzle
-    from slitherbench.runner import run_trial
+    from slitherbench.models.formulations import HuboFormulation
+    from slitherbench.puzzles.puzzle import Puzzle
+    from slitherbench.run.runner import run_trial
 
     puzzle = Puzzle.parse("..33./3.02./.22../...33/2....")  # clue rows, 5x5
     result = run_trial(puzzle, HuboFormulation(), MyAnnealer(), seed=1, time_limit_s=20)

@@ -2,7 +2,7 @@
 
 Everything downstream (clue sums over a face's sides, the degree rule at each point, loop
 cuts, the checker, the generator, every formulation and backend, the figures) reads these
-three tables and nothing else (see :mod:`slitherbench.boards`, whose docstring is a doctest).
+three tables and nothing else (see :mod:`slitherbench.puzzles.boards`, whose docstring is a doctest).
 
 This board is a "triangle fan strip": a row of ``n`` squares, each cut by one diagonal into
 two triangles. Run it:  python docs/tutorials/add_board.py
@@ -10,7 +10,7 @@ two triangles. Run it:  python docs/tutorials/add_board.py
 
 from __future__ import annotations
 
-from slitherbench.boards import Board
+from slitherbench.puzzles.boards import Board
 
 
 def triangle_strip(n: int) -> Board:
@@ -38,11 +38,11 @@ def triangle_strip(n: int) -> Board:
 
 def main() -> None:
     from slitherbench import check_answer
-    from slitherbench.backends.dwave import SABackend
-    from slitherbench.exact import solve_exact
-    from slitherbench.formulations import QuboFormulation
-    from slitherbench.generate import generate_on
-    from slitherbench.runner import run_trial
+    from slitherbench.solvers.dwave import SABackend
+    from slitherbench.solvers.cpsat_model import solve_exact
+    from slitherbench.models.formulations import QuboFormulation
+    from slitherbench.sources.generate import generate_on
+    from slitherbench.run.runner import run_trial
 
     board = triangle_strip(3)
     print(

@@ -8,7 +8,7 @@ penalty polynomial over integer labels (edges are ``0..E-1``). It declares what 
 This one is a HUBO whose loop cut has three times the weight of the clues (a polynomial of
 any degree, so OpenJij, ABS3 and the dwave samplers through their reduction take it). Its
 encoder is written over the model's variables (the shared penalties of
-``slitherbench.formulations.penalties`` read each edge's expression from ``model.variables``),
+``slitherbench.models.formulations.penalties`` read each edge's expression from ``model.variables``),
 so the same class runs with ``variables="face"``, one binary per face, as ``main`` shows.
 
 Run it:  python docs/tutorials/add_formulation.py
@@ -17,9 +17,9 @@ Its config file, conf/formulation/triplecut.yaml, holds ``_target_: add_formulat
 
 from __future__ import annotations
 
-from slitherbench.formulations.base import Formulation, Piece
-from slitherbench.formulations.penalties import exact_degree_piece, product_piece, squared_piece
-from slitherbench.record import Capability
+from slitherbench.models.formulations.base import Formulation, Piece
+from slitherbench.models.formulations.penalties import exact_degree_piece, product_piece, squared_piece
+from slitherbench.method.record import Capability
 
 
 class TripleCutForm(Formulation):
@@ -41,9 +41,9 @@ CONFIG = "_target_: add_formulation.TripleCutForm\n"
 
 
 def main() -> None:
-    from slitherbench.backends.openjij_sa import OpenJijBackend
-    from slitherbench.puzzle import Puzzle
-    from slitherbench.runner import run_trial
+    from slitherbench.solvers.openjij_sa import OpenJijBackend
+    from slitherbench.puzzles.puzzle import Puzzle
+    from slitherbench.run.runner import run_trial
 
     puzzle = Puzzle.parse("..33./3.02./.22../...33/2....")
     backend = OpenJijBackend(num_sweeps=1000, num_reads=4, num_threads=1)

@@ -1,7 +1,7 @@
 """Add a report item: one class with a name, what it reads and a ``write`` method.
 
-A report item (:class:`slitherbench.plots.base.ReportItem`) is one table or figure of
-``python -m slitherbench.report``. Saved as a module of ``slitherbench/plots/``, the report
+A report item (:class:`slitherbench.analysis.plots.base.ReportItem`) is one table or figure of
+``python -m slitherbench.report``. Saved as a module of ``slitherbench/analysis/plots/``, the report
 finds it by scanning that package: it is written with every report, listed in
 ``manifest.json``, and ``--items NAME`` writes it alone. An item defined elsewhere (as
 here) is handed to ``build_report`` directly. This one draws the median wall time of the
@@ -18,7 +18,7 @@ from pathlib import Path
 import matplotlib
 import matplotlib.pyplot as plt
 
-from slitherbench.plots import ReportData, ReportItem, Styles, provenance_note, save_figure
+from slitherbench.analysis.plots import ReportData, ReportItem, Styles, provenance_note, save_figure
 
 
 class SolvedWallTime(ReportItem):
@@ -47,10 +47,10 @@ class SolvedWallTime(ReportItem):
 
 
 def main() -> None:
-    from slitherbench.report import build_report
+    from slitherbench.analysis.report import build_report
 
     matplotlib.use("Agg")  # a script draws to files only
-    from slitherbench.results import load
+    from slitherbench.store.results import load
 
     store = Path(__file__).resolve().parents[2] / "tests" / "data" / "store_v0_1"
     trials, iterations = load(store)

@@ -1,6 +1,6 @@
 """Add a rule: one module and one config file.
 
-A rule beyond Slitherlink's own is a subclass of :class:`slitherbench.rules.Rule`. This one,
+A rule beyond Slitherlink's own is a subclass of :class:`slitherbench.puzzles.rules.Rule`. This one,
 ``no_border``, asks that the loop never use an edge of the board's outer boundary. It gives
 the harness three things:
 
@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from slitherbench.boards import Board
-from slitherbench.formulations.base import EQUAL, Constraint
-from slitherbench.rules import Rule
+from slitherbench.puzzles.boards import Board
+from slitherbench.models.formulations.base import EQUAL, Constraint
+from slitherbench.puzzles.rules import Rule
 
 
 class NoBorder(Rule):
@@ -65,14 +65,14 @@ name: no_border
 
 
 def main() -> None:
-    from slitherbench.backends.openjij_sa import OpenJijBackend
-    from slitherbench.check import check_answer
-    from slitherbench.exact import solve_exact
-    from slitherbench.formulations import QuboFormulation
-    from slitherbench.generate import generate
-    from slitherbench.puzzle import Puzzle
-    from slitherbench.rules import register_rule, unregister_rule
-    from slitherbench.runner import run_trial
+    from slitherbench.solvers.openjij_sa import OpenJijBackend
+    from slitherbench.puzzles.check import check_answer
+    from slitherbench.solvers.cpsat_model import solve_exact
+    from slitherbench.models.formulations import QuboFormulation
+    from slitherbench.sources.generate import generate
+    from slitherbench.puzzles.puzzle import Puzzle
+    from slitherbench.puzzles.rules import register_rule, unregister_rule
+    from slitherbench.run.runner import run_trial
 
     register_rule(NoBorder)  # what conf/rule/no_border.yaml does on the command line
     try:

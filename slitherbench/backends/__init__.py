@@ -1,5 +1,0 @@
-"""Solver backends. Each is one module; its config file in conf/backend/ names its class."""
-
-from .base import Backend, BackendUnavailable
-
-__all__ = ["Backend", "BackendUnavailable"]

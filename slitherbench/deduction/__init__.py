@@ -1,0 +1,1 @@
+"""Deduction: forced moves and look-ahead on a puzzle, with no solver inside."""

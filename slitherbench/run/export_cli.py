@@ -1,0 +1,294 @@
+"""Write instance files: one model, or a whole instance set with an index.
+
+    python -m slitherbench.export puzzle=reference10 form=qubo format=qplib out=instances
+    python -m slitherbench.export store=results/hubo_vs_qubo trial=KEY iteration=3 format=bqm
+    python -m slitherbench.export suite=headline forms=cons,hubo,qubo variables=edge,face out=set
+    python -m slitherbench.export store=results/hubo_vs_qubo iteration=all out=runs
+
+Settings (key=value):
+  puzzle      a built-in name (reference10, a loopy_dev id) or puzzle text (rows joined by /,
+              a puzz.link URL, a Loopy game ID)
+  form        cons, hubo or qubo (default qubo); forms=... in suite mode (default all three)
+  variables   edge or face (default edge); a comma list in suite mode (default edge,face)
+  format      qplib, bqm, hubo-json, cnf, lp, mps, smt2 (default: the form's first);
+              formats=... in suite mode (default per form: qubo qplib,bqm; hubo hubo-json;
+              cons cnf,lp,smt2)
+  store, trial, iteration
+              the model of a stored trial's iteration k (default 1; the cuts of iterations
+              1..k-1 replayed from the stored samples); trial is its key, a unique start or
+              part of it, or left out for a store of one trial; the puzzle and form are the
+              trial's. iteration=all: every iteration of every trial matching trial= (all
+              trials without it), in each form's default formats (or formats=), with
+              index.csv
+  suite       a built-in suite (headline, loopy_dev, tiny, grids, ...): every puzzle x form x
+              variables x format, with index.csv
+  out         the output directory (default instances)
+  name        the file name without extension (default <puzzle>__<form>__it<k>)
+  degree_mode, cut, clue_weight, degree_weight, cut_weight
+              the form's settings (as in conf/formulation/)
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from slitherbench.models.export import (
+    DEFAULT_FORMATS,
+    FORMATS,
+    ExportError,
+    sidecar_of,
+    unwritable_reason,
+    write_instance,
+)
+from slitherbench.models.export.common import variables_by_role
+from slitherbench.run.export_source import FORMS, find_puzzle, make_formulation, stored_model
+
+KEYS = {
+    "puzzle", "form", "forms", "variables", "format", "formats", "store", "trial",
+    "iteration", "suite", "out", "degree_mode", "cut", "clue_weight", "degree_weight",
+    "cut_weight", "name",
+}  # fmt: skip
+FORM_KEYS = ("degree_mode", "cut", "clue_weight", "degree_weight", "cut_weight")
+INDEX_COLUMNS = [
+    "file", "format", "puzzle", "board", "rows", "cols", "faces", "edges", "form",
+    "variables", "iteration", "cuts", "num_variables", "edge_vars", "face_vars",
+    "point_aux_vars", "slack_vars", "file_variables", "num_terms", "terms_by_degree",
+    "max_degree", "coef_min", "coef_max", "constraints", "constraints_by_kind", "bytes",
+    "answer_known",
+]  # fmt: skip
+
+
+def parse_args(argv: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for arg in argv:
+        key, eq, value = arg.partition("=")
+        if not eq:
+            raise ExportError(f"{arg!r}: settings are key=value (see --help)")
+        if key not in KEYS:
+            raise ExportError(f"unknown setting {key!r}; known: {', '.join(sorted(KEYS))}")
+        out[key] = value
+    return out
+
+
+def _form_params(args: dict[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k in FORM_KEYS:
+        if k in args:
+            out[k] = int(args[k]) if k.endswith("_weight") else args[k]
+    return out
+
+
+def _stem(out: Path, puzzle: str, form: Any, iteration: int) -> Path:
+    label = re.sub(r"[^A-Za-z0-9._+]+", "-", form.describe()).strip("-")  # hubo[aux]/face
+    return out / f"{re.sub(r'[^A-Za-z0-9._+-]+', '-', puzzle)}__{label}__it{iteration}"
+
+
+def _answer(puzzle: Any) -> dict[str, Any]:
+    """The answer and its status (unique, multiple) for write_instance; none after a
+    timeout."""
+    from slitherbench.solvers.cpsat_model import solve_exact
+
+    r = solve_exact(puzzle, time_limit_s=120)
+    return {"answer": r.answer, "answer_status": r.status if r.answer else ""}
+
+
+def _row(side: dict[str, Any], stem: Path) -> dict[str, Any]:
+    p, stats = side["puzzle"], side.get("stats", {})
+    roles = variables_by_role(side["variables"])
+    row = {
+        "file": side["file"],
+        "format": side["format"],
+        "puzzle": p["name"],
+        "board": p["board"],
+        "rows": p["rows"],
+        "cols": p["cols"],
+        "faces": p["faces"],
+        "edges": p["edges"],
+        "form": side["form"],
+        "variables": side["variables_kind"],
+        "iteration": side["iteration"],
+        "cuts": side["cuts"],
+        "num_variables": len(side["variables"]),
+        **roles,
+        "bytes": side["bytes"],
+        "answer_known": side["answer"] is not None,
+        **stats,
+    }
+    if "file_variables" not in stats:
+        row["file_variables"] = len(side["variables"])
+    return {k: row.get(k, "") for k in INDEX_COLUMNS}
+
+
+def export_stored_set(args: dict[str, str]) -> tuple[Path, int, int, float]:
+    """Every iteration's model of every stored trial matching ``trial`` (iteration=all),
+    in the form's default formats (or ``formats``), with index.csv."""
+    from tqdm import tqdm
+
+    from slitherbench.run.export_source import replay, stored_trials
+
+    t0 = time.perf_counter()
+    for k in ("puzzle", "form", "variables", "format", *FORM_KEYS):
+        if k in args:
+            raise ExportError(f"{k}= does not go with iteration=all (formats= picks formats)")
+    rs, hits = stored_trials(args["store"], args.get("trial", ""), many=True)
+    out = Path(args.get("out", "instances"))
+    rows, notes, total = [], [], 0
+    for _, t in tqdm(list(hits.iterrows()), desc="export trials", unit="trial", file=sys.stderr):
+        its = rs.iterations(trials=hits[hits["key"] == t["key"]])
+        answer: dict[str, Any] | None = None
+        for model, source in replay(args["store"], t, its):
+            form = model.formulation
+            wanted = args["formats"].split(",") if "formats" in args else DEFAULT_FORMATS[form.name]
+            usable = [f for f in wanted if not unwritable_reason(form, f)]
+            if not usable:
+                notes.append(f"{t['key']} {form.describe()}: no format of {','.join(wanted)}")
+                break
+            answer = answer or _answer(model.puzzle)
+            stem = _stem(out, f"{model.puzzle.name}__{t['key']}", form, source["iteration"])
+            for fmt in usable:
+                try:
+                    side = write_instance(
+                        model, stem, fmt, iteration=source["iteration"], source=source, **answer
+                    )
+                except ExportError as exc:  # a hubo model of degree > 2 in a quadratic format
+                    notes.append(f"{t['key']} iteration {source['iteration']} {fmt}: {exc}")
+                    continue
+                total += side["bytes"]
+                rows.append(_row(side, stem))
+    return _finish(out, rows, notes), len(rows), total, time.perf_counter() - t0
+
+
+def _finish(out: Path, rows: list[dict[str, Any]], notes: list[str]) -> Path:
+    """Write index.csv and print the notes."""
+    out.mkdir(parents=True, exist_ok=True)
+    index = out / "index.csv"
+    with index.open("w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=INDEX_COLUMNS)
+        w.writeheader()
+        w.writerows(rows)
+    for n in notes:
+        print(f"note: {n}", file=sys.stderr)
+    return index
+
+
+def export_one(args: dict[str, str]) -> list[Path]:
+    from slitherbench.models.formulations import Model
+
+    out = Path(args.get("out", "instances"))
+    if "store" in args:
+        for k in ("puzzle", "form", "variables", *FORM_KEYS):
+            if k in args:
+                raise ExportError(f"{k}= is the stored trial's; leave it out with store=")
+        k = args.get("iteration", "1")
+        if not k.isdigit() or int(k) < 1:
+            raise ExportError(f"iteration={k}: a number 1, 2, ... or all")
+        model, source = stored_model(args["store"], args.get("trial", ""), int(k))
+        iteration = source["iteration"]
+    else:
+        if "puzzle" not in args:
+            raise ExportError("say puzzle=NAME (or store= and trial=, or suite=)")
+        if "iteration" in args or "trial" in args:
+            raise ExportError("iteration= and trial= need store=PATH")
+        form = make_formulation(
+            args.get("form", "qubo"), variables=args.get("variables", "edge"), **_form_params(args)
+        )
+        model, source, iteration = Model.build(find_puzzle(args["puzzle"]), form), None, 1
+    form = model.formulation
+    fmt = args.get("format") or DEFAULT_FORMATS[form.name][0]
+    reason = unwritable_reason(form, fmt)
+    if reason:
+        raise ExportError(reason)
+    who = model.puzzle.name + (f"__{source['trial']}" if source else "")
+    stem = out / args["name"] if "name" in args else _stem(out, who, form, iteration)
+    side = write_instance(
+        model, stem, fmt, iteration=iteration, source=source, **_answer(model.puzzle)
+    )
+    path = stem.parent / side["file"]
+    return [path, sidecar_of(path)]
+
+
+def export_suite(
+    args: dict[str, str], puzzles: list[Any] | None = None
+) -> tuple[Path, int, int, float]:
+    """Every puzzle x form x variables x format of a suite (or of ``puzzles``, named by
+    ``args["suite"]``); returns (index, files, bytes, seconds)."""
+    from tqdm import tqdm
+
+    from slitherbench.models.formulations import FormUnavailable, Model
+    from slitherbench.sources.library import get_suite
+
+    t0 = time.perf_counter()
+    try:
+        puzzles = get_suite(args["suite"]) if puzzles is None else puzzles
+    except KeyError as exc:
+        raise ExportError(str(exc.args[0])) from None
+    forms = args.get("forms", ",".join(FORMS)).split(",")
+    kinds = args.get("variables", "edge,face").split(",")
+    formats = args["formats"].split(",") if "formats" in args else None
+    for f in formats or ():
+        if f not in FORMATS:
+            raise ExportError(f"unknown format {f!r}; known: {', '.join(FORMATS)}")
+    out = Path(args.get("out", "instances"))
+    out.mkdir(parents=True, exist_ok=True)
+    rows, notes, total = [], [], 0
+    combos = [(p, f, v) for p in puzzles for f in forms for v in kinds]
+    answers: dict[str, dict[str, Any]] = {}
+    for p, f, v in tqdm(combos, desc=f"export {args['suite']}", unit="model", file=sys.stderr):
+        form = make_formulation(f, variables=v, **_form_params(args))
+        wanted = formats or DEFAULT_FORMATS[form.name]
+        usable = [fmt for fmt in wanted if not unwritable_reason(form, fmt)]
+        if not usable:
+            notes.append(f"{p.name} {form.describe()}: no format of {','.join(wanted)} holds it")
+            continue
+        try:
+            model = Model.build(p, form)
+        except FormUnavailable as exc:
+            notes.append(f"{p.name} {form.describe()}: {exc}")
+            continue
+        if p.name not in answers:
+            answers[p.name] = _answer(p)
+        stem = _stem(out, p.name, form, 1)
+        for fmt in usable:
+            try:
+                side = write_instance(model, stem, fmt, **answers[p.name])
+            except ExportError as exc:  # a hubo model of degree > 2 in a quadratic format
+                notes.append(f"{p.name} {form.describe()} {fmt}: {exc}")
+                continue
+            total += side["bytes"]
+            rows.append(_row(side, stem))
+    return _finish(out, rows, notes), len(rows), total, time.perf_counter() - t0
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    try:
+        args = parse_args(argv)
+        every = args.get("iteration") == "all"
+        if "suite" in args or every:
+            if "suite" in args and ("store" in args or every):
+                raise ExportError("suite= writes fresh models; store= iteration=all a store's")
+            if every and "store" not in args:
+                raise ExportError("iteration=all needs store=PATH")
+            run = export_suite if "suite" in args else export_stored_set
+            index, files, size, secs = run(args)
+            mb = size / 1e6
+            print(f"{files} instances ({mb:.2f} MB, sidecars apart) in {secs:.1f} s: {index}")
+        else:
+            for path in export_one(args):
+                print(path)
+    except (ExportError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

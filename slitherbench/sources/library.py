@@ -1,0 +1,157 @@
+"""Built-in puzzles and suites.
+
+``loopy_dev`` are the 60 puzzles of shared/corpus/loopy_dev.jsonl, copied into the package
+(data/loopy_dev.jsonl): made with Simon Tatham's Loopy generator (MIT licence), each with its
+unique solution. ``reference10`` is the 10x10 board of the QUBO++ Slitherlink page.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+
+from slitherbench.puzzles.puzzle import Puzzle
+
+REFERENCE10_ROWS = (
+    ".11..0.0.0",
+    ".2.....2..",
+    ".221.0....",
+    "..3......1",
+    "3...12112.",
+    ".0.1...111",
+    "1....1.2..",
+    "1...0..2.2",
+    "1.0......1",
+    "2..11..11.",
+)
+
+
+@cache
+def loopy_dev() -> tuple[Puzzle, ...]:
+    out = []
+    text = (Path(__file__).resolve().parent / "data" / "loopy_dev.jsonl").read_text()
+    for line in text.splitlines():
+        d = json.loads(line)
+        if "loopy_id" in d:  # boards beyond the square: their Loopy game ID
+            p = Puzzle.parse(d["loopy_id"], name=d["id"])
+        else:
+            p = Puzzle.from_rows(d["clues"], name=d["id"])
+        p.meta.update(
+            difficulty=d["difficulty"],
+            loopy_id=d["loopy_id"],
+            puzzlink=d["puzzlink"],
+            answer=[c == "1" for c in d["solution_H"] + d["solution_V"]],
+            source="Simon Tatham's Loopy (MIT), shared/corpus/loopy_dev.jsonl",
+        )
+        out.append(p)
+    return tuple(out)
+
+
+def reference10() -> Puzzle:
+    return Puzzle.from_rows(list(REFERENCE10_ROWS), name="reference10")
+
+
+@cache
+def generated(rows: int, cols: int, seed: int, rules: tuple[str, ...] = ()) -> Puzzle:
+    """A generated square board, unique under ``rules`` (names of :mod:`slitherbench.puzzles.rules`)."""
+    from slitherbench.sources.generate import generate  # CP-SAT: loaded only when a board is made
+
+    return generate(rows, cols, seed, rules=rules)
+
+
+def generated_frontier() -> tuple[Puzzle, ...]:
+    """12x12 and 15x15 boards made once by :func:`generate` (the 15x15 took over a minute to
+    make with CP-SAT judging, so they are shipped; a slow test regenerates the 12x12)."""
+    return shipped("frontier")
+
+
+@cache
+def shipped(name: str) -> tuple[Puzzle, ...]:
+    """Generated boards shipped in ``data/generated_<name>.jsonl`` (frontier; survey: the
+    survey's sizes; targets: 30x40 and 60x60; grids: every board kind at about 25, 50 and
+    100 faces), made by ``experiments/make_boards.py``."""
+    out = []
+    text = (Path(__file__).resolve().parent / "data" / f"generated_{name}.jsonl").read_text()
+    for line in text.splitlines():
+        d = json.loads(line)
+        if "loopy_id" in d:  # boards beyond the square: their Loopy game ID
+            p = Puzzle.parse(d["loopy_id"], name=d["id"])
+        else:
+            p = Puzzle.from_rows(d["clues"], name=d["id"])
+        p.meta.update(answer=[c == "1" for c in d["answer"]], source=d["made_by"])
+        out.append(p)
+    return tuple(out)
+
+
+def _frontier() -> list[Puzzle]:
+    """One board per size, smallest first: Loopy 5x5, 7x7, the reference 10x10, generated
+    12x12, Loopy 10x18, generated 15x15, Loopy 14x24 and 20x36."""
+    loopy = {p.size_label: p for p in reversed(loopy_dev())}  # the first of each size
+    boards = [loopy["5x5"], loopy["7x7"], reference10(), *generated_frontier()]
+    boards += [loopy["10x18"], loopy["14x24"], loopy["20x36"]]
+    return sorted(boards, key=lambda p: p.rows * p.cols)
+
+
+def _loopy_first_of_each_size() -> list[Puzzle]:
+    seen: dict[str, Puzzle] = {}
+    for p in loopy_dev():
+        seen.setdefault(p.size_label, p)
+    return list(seen.values())
+
+
+# Suites: name -> function returning the puzzles. "small" fits pyqbpp's free 100-variable
+# limit for the cons form (4x4: 40 edges, 5x5: 60, 6x6: 84).
+SUITES = {
+    "reference10": lambda: [reference10()],
+    "tiny": lambda: [generated(3, 3, 1), generated(4, 4, 1)],
+    "small": lambda: (
+        [generated(4, 4, s) for s in (1, 2)] + [generated(5, 5, 1), generated(6, 6, 1)]
+    ),
+    "loopy_dev": lambda: list(loopy_dev()),
+    "loopy5": lambda: [p for p in loopy_dev() if p.size_label == "5x5"],
+    "scaling": _loopy_first_of_each_size,
+    # Two 5x5, two 7x7 and one 10x10 Loopy puzzle: the headline HUBO-vs-QUBO comparison.
+    "mixed": lambda: (
+        [p for p in loopy_dev() if p.size_label == "5x5"][:2]
+        + [p for p in loopy_dev() if p.size_label == "7x7"][:2]
+        + [p for p in loopy_dev() if p.size_label == "10x10"][:1]
+    ),
+    "headline": lambda: [*SUITES["mixed"](), reference10()],
+    "graded": lambda: [generated(4, 4, 1), *_loopy_first_of_each_size()],
+    # Tuning trains here: generated boards (seeds far from the tiny/small suites' 1-2), so no
+    # evaluation suite (Loopy corpus, reference10, tiny, small) shares a puzzle with it.
+    "training": lambda: [generated(n, n, 1001) for n in (5, 6, 7)],
+    # Tuning for the paper-grade run trains at its evaluation's sizes: the corpus's last two
+    # 7x7 and last two 10x10 Loopy puzzles (the evaluation suites take the first of each size).
+    "training_full": lambda: (
+        [p for p in loopy_dev() if p.size_label == "7x7"][-2:]
+        + [p for p in loopy_dev() if p.size_label == "10x10"][-2:]
+    ),
+    "frontier": _frontier,
+    # The survey's sizes (11x11, 19x11, 25x15, 37x21, 32x46 cells), two generated boards each.
+    "survey": lambda: list(shipped("survey")),
+    # Generated 30x40 and 60x60 boards: the exact families' speed targets.
+    "targets": lambda: list(shipped("targets")),
+    # Every board kind (square and Loopy's 15 other grid types) at about 25, 50 and 100
+    # faces, generated and proved unique (experiments/make_boards.py grids).
+    "grids": lambda: list(shipped("grids")),
+    # The first Loopy 10x18 board (the frontier's and the size target's).
+    "loopy10x18": lambda: [p for p in loopy_dev() if p.size_label == "10x18"][:1],
+}
+
+
+def get_puzzle(name: str) -> Puzzle:
+    if name == "reference10":
+        return reference10()
+    for p in loopy_dev():
+        if p.name == name:
+            return p
+    raise KeyError(f"no built-in puzzle {name!r} (try reference10 or a loopy_dev id)")
+
+
+def get_suite(name: str) -> list[Puzzle]:
+    try:
+        return SUITES[name]()
+    except KeyError:
+        raise KeyError(f"no built-in suite {name!r}; known: {', '.join(sorted(SUITES))}") from None

@@ -1,0 +1,113 @@
+"""Puzzle sources: the callables ``conf/puzzle/*.yaml`` name as their ``_target_``.
+
+A puzzle config names the callable that yields its puzzles and gives its keyword arguments,
+as every other config group names its class (lightning-hydra-template's ``_target_``)::
+
+    # conf/puzzle/tiny.yaml
+    _target_: slitherbench.sources.puzzle_sources.suite
+    name: tiny
+
+:func:`slitherbench.run.plan.puzzles_from_config` calls it with the config's other keys (a key
+left ``???`` is left out, so the source's own default or message applies) and expects a
+list of :class:`~slitherbench.puzzles.puzzle.Puzzle`; bad input is one
+:class:`~slitherbench.method.record.ConfigError` line. A new source is one callable (here or in any
+importable module) and one config file. Puzzle configs never enter a config hash: a trial's
+key comes from its puzzle's text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from omegaconf import OmegaConf
+
+from slitherbench.method.record import ConfigError
+from slitherbench.puzzles.boards.loopy import MAX_FACES
+from slitherbench.puzzles.puzzle import Puzzle, PuzzleFormatError
+from slitherbench.sources.configured import config_rules as _config_rules
+from slitherbench.sources.configured import precheck
+from slitherbench.sources.library import generated as generated_board
+from slitherbench.sources.library import get_suite
+
+
+def _rules(rules: str | Sequence[str]) -> tuple[str, ...]:
+    """``puzzle.rules`` checked (an unknown rule is one line)."""
+    return _config_rules(OmegaConf.create({"rules": rules}))
+
+
+def suite(name: str) -> list[Puzzle]:
+    """A shipped suite of :mod:`slitherbench.sources.library` (``puzzle=tiny``, ``puzzle=loopy_dev``)."""
+    try:
+        return list(get_suite(str(name)))
+    except KeyError as exc:
+        raise ConfigError(str(exc.args[0])) from None
+
+
+def generated(
+    rows: int, cols: int, count: int, seed: int, rules: str | Sequence[str] = ()
+) -> list[Puzzle]:
+    """``count`` fresh square boards with one answer (under ``rules``), seeds ``seed``,
+    ``seed + 1``, ...; a board beyond the harness's size (:data:`MAX_FACES`, a 300x300
+    board) is refused in one line before anything is generated."""
+    faces = int(rows) * int(cols)
+    if faces > MAX_FACES:
+        raise ConfigError(
+            f"puzzle: a {rows}x{cols} board has {faces} faces; the harness takes at "
+            f"most {MAX_FACES} (a 300x300 square board)"
+        )
+    checked = _rules(rules)
+    return [
+        generated_board(int(rows), int(cols), int(seed) + k, checked) for k in range(int(count))
+    ]
+
+
+def text(
+    text: str | None = None,
+    name: str = "custom",
+    precheck_time_limit_s: float = 10.0,
+    allow_multiple: bool = False,
+    rules: str | Sequence[str] = (),
+) -> list[Puzzle]:
+    """One puzzle in any text :meth:`Puzzle.parse` reads, under ``rules`` beside any
+    ``rules=`` of the text, checked by the exact solver first
+    (:func:`~slitherbench.sources.configured.precheck`: one answer, or ``allow_multiple``)."""
+    if text is None:
+        raise ConfigError("puzzle=text needs puzzle.text='...' (rows, URL, Loopy ID, ...)")
+    try:
+        p = Puzzle.parse(str(text), name=str(name))
+        if extra := _rules(rules):  # puzzle.rules=[NAME]: beside any rules= in the text
+            p = p.with_rules((*p.rules, *extra))
+    except PuzzleFormatError as exc:
+        raise ConfigError(f"puzzle.text: {exc}") from None
+    precheck(p, float(precheck_time_limit_s), bool(allow_multiple))
+    return [p]
+
+
+def colorlink(
+    rows: int,
+    cols: int,
+    colours: int,
+    count: int,
+    seed: int,
+    black: float = 0.25,
+    cross: bool = False,
+) -> list[Puzzle]:
+    """``count`` generated square Colorlink puzzles (:mod:`slitherbench.puzzles.colorlink`), each with
+    one answer; ``cross``: colours that cross."""
+    from slitherbench.puzzles.colorlink.model import ColorlinkError
+    from slitherbench.sources.colorlink import generated_colorlink
+
+    try:
+        return [
+            generated_colorlink(
+                int(rows),
+                int(cols),
+                int(colours),
+                int(seed) + k,
+                black=float(black),
+                cross=bool(cross),
+            )
+            for k in range(int(count))
+        ]
+    except ColorlinkError as exc:
+        raise ConfigError(f"puzzle: {exc}") from None
