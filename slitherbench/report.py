@@ -1,4 +1,6 @@
-"""``python -m slitherbench.report``: the report command (:mod:`slitherbench.analysis.report`)."""
+"""``python -m slitherbench.report``: the report command (:mod:`slitherbench.analysis.report`).
+
+Imports: the analysis."""
 
 import sys
 

@@ -151,7 +151,29 @@ def errors_reference() -> str:
     return "\n".join(head + [row for *_, row in sorted(rows)]) + "\n"
 
 
+def architecture_reference() -> str:
+    """The layers as ``lint-imports`` holds them (pyproject's contract), top to bottom, each
+    with what its package docstring says it holds and may import."""
+    import ast
+    import tomllib
+
+    contract = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    rows = ["| layer | package | what it holds | what it may import |", "|---|---|---|---|"]
+    for depth, layer in enumerate(contract["contracts"][0]["layers"]):
+        for name in (n.strip() for n in layer.split("#")[0].split("|")):
+            path = ROOT / Path(*name.split("."))
+            path = path / "__init__.py" if path.is_dir() else path.with_suffix(".py")
+            doc = ast.get_docstring(ast.parse(path.read_text())) or ""
+            doc = re.sub(r":\w+:`~?\.?([^`]+)`", r"`\1`", doc).replace("``", "`")
+            paras = [" ".join(p.split()) for p in doc.split("\n\n") if p.strip()]
+            imports = next((p for p in paras if p.startswith("Imports:")), "")
+            holds = " ".join(p for p in paras if p is not imports)
+            rows.append(f"| {depth + 1} | `{name}` | {holds} | {imports.removeprefix('Imports:').strip()} |")
+    return "\n".join(rows) + "\n"
+
+
 GENERATORS = {
+    "architecture": architecture_reference,
     "config": config_reference,
     "columns": columns_reference,
     "cli": cli_reference,
