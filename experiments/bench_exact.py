@@ -24,12 +24,12 @@ from pathlib import Path
 import pandas as pd
 
 from slitherbench.analysis import benchmark_page, render
-from slitherbench.solvers.exact import ExactBackend
-from slitherbench.solvers.cpsat_model import solve_exact
-from slitherbench.models.formulations import ConsFormulation
-from slitherbench.sources.library import loopy_dev
 from slitherbench.method.provenance import provenance
+from slitherbench.models.formulations import ConsFormulation
 from slitherbench.run.runner import run_trial
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.solvers.exact import ExactBackend
+from slitherbench.sources.library import loopy_dev
 
 TARGETS = {"10x10": 0.2, "20x36": 1.0}
 COMMAND = "python experiments/bench_exact.py"

@@ -28,17 +28,17 @@ from pathlib import Path
 import pandas as pd
 
 from slitherbench.analysis import benchmark_page, render
+from slitherbench.method.provenance import provenance
+from slitherbench.models.formulations import ConsFormulation
+from slitherbench.run.runner import run_trial
 from slitherbench.solvers.constraints import solve_lazily
+from slitherbench.solvers.cpsat_model import solve_exact
 from slitherbench.solvers.exact import ExactBackend
 from slitherbench.solvers.mip import HighsBackend
 from slitherbench.solvers.sat import SatBackend
 from slitherbench.solvers.smt import Z3Backend
 from slitherbench.solvers.zdd import ZddBackend
-from slitherbench.solvers.cpsat_model import solve_exact
-from slitherbench.models.formulations import ConsFormulation
 from slitherbench.sources.library import loopy_dev
-from slitherbench.method.provenance import provenance
-from slitherbench.run.runner import run_trial
 
 LAZY = {"sat": SatBackend, "cpsat-lazy": ExactBackend, "mip": HighsBackend, "smt": Z3Backend}
 PATHS = {

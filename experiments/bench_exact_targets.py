@@ -30,8 +30,8 @@ import pandas as pd
 
 from slitherbench.analysis import benchmark_page, render
 from slitherbench.solvers.constraints import solve_lazily
-from slitherbench.solvers.sat import SatBackend
 from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.solvers.sat import SatBackend
 from slitherbench.sources.library import get_suite, loopy_dev
 
 TARGETS_S = {"30x40": 0.1, "60x60": 0.5}

@@ -38,17 +38,17 @@ from pathlib import Path
 import pandas as pd
 
 from slitherbench.analysis import benchmark_page, render, stats
+from slitherbench.method.provenance import provenance
+from slitherbench.models.formulations import ConsFormulation
 from slitherbench.solvers.constraints import solve_lazily
 from slitherbench.solvers.cplex_mip import CplexBackend
+from slitherbench.solvers.cpsat_model import solve_exact
 from slitherbench.solvers.exact import ExactBackend
 from slitherbench.solvers.mip import HighsBackend
 from slitherbench.solvers.sat import SatBackend
 from slitherbench.solvers.smt import Z3Backend
-from slitherbench.solvers.cpsat_model import solve_exact
-from slitherbench.models.formulations import ConsFormulation
 from slitherbench.sources.generate import generate_on
 from slitherbench.sources.library import get_suite
-from slitherbench.method.provenance import provenance
 
 LAZY = {"sat": SatBackend, "cpsat-lazy": ExactBackend, "mip": HighsBackend, "smt": Z3Backend,
         "cplex": CplexBackend}  # fmt: skip
@@ -68,8 +68,8 @@ def hubo_exact_sweep(quick: bool = False) -> pd.DataFrame:
     from hydra.utils import instantiate
     from omegaconf import OmegaConf
 
-    from slitherbench.puzzles.boards import board_kinds, board_with_faces
     from slitherbench.models.formulations import HuboFormulation
+    from slitherbench.puzzles.boards import board_kinds, board_with_faces
     from slitherbench.run.runner import run_trial
 
     conf = Path(__file__).resolve().parents[1] / "conf" / "backend" / "sa.yaml"

@@ -37,12 +37,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from slitherbench.analysis import benchmark_page, render
+from slitherbench.models.formulations import ConsFormulation  # noqa: E402
+from slitherbench.run.runner import run_trial  # noqa: E402
 from slitherbench.solvers.exact import ExactBackend  # noqa: E402
 from slitherbench.solvers.sat import SatBackend  # noqa: E402
-from slitherbench.models.formulations import ConsFormulation  # noqa: E402
 from slitherbench.sources.library import generated, loopy_dev  # noqa: E402
 from slitherbench.store.results import load  # noqa: E402
-from slitherbench.run.runner import run_trial  # noqa: E402
 
 SHARE_TARGET = 0.05
 PER_ITERATION_TARGET_S = 0.020

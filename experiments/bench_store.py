@@ -31,10 +31,10 @@ from pathlib import Path
 import pandas as pd
 
 from slitherbench.analysis import benchmark_page, render
-from slitherbench.method.record import Iteration, Trial
 from slitherbench.analysis.report import build_report
-from slitherbench.store.results import load
+from slitherbench.method.record import Iteration, Trial
 from slitherbench.store.result_store import ResultStore
+from slitherbench.store.results import load
 
 TARGETS = {"load_s": 2.0, "resume_s": 1.0, "report_s": 30.0, "disk_ratio": 2.0}
 TARGET_TRIALS = 100_000  # the targets are set at this size

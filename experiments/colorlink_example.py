@@ -11,13 +11,13 @@ import argparse
 import tempfile
 from pathlib import Path
 
-from slitherbench.solvers.sat import SatBackend
-from slitherbench.puzzles.colorlink.drawing import colorlink_picture
-from slitherbench.sources.colorlink import generated_colorlink
-from slitherbench.puzzles.colorlink.text import write_colorlink
 from slitherbench.models.formulations import ConsFormulation
+from slitherbench.puzzles.colorlink.drawing import colorlink_picture
+from slitherbench.puzzles.colorlink.text import write_colorlink
 from slitherbench.puzzles.puzzle import answer_from_bits
 from slitherbench.run.runner import run_trial
+from slitherbench.solvers.sat import SatBackend
+from slitherbench.sources.colorlink import generated_colorlink
 
 OUT = Path(__file__).resolve().parents[1] / "docs" / "figures" / "colorlink_example.png"
 

@@ -43,15 +43,22 @@ from pathlib import Path
 import pandas as pd
 
 from slitherbench.analysis import benchmark_page, stats
-from slitherbench.solvers.abs3 import ABS3Backend
-from slitherbench.solvers.bifurcation import SimulatedBifurcationBackend
-from slitherbench.models.formulations import ConsFormulation, HuboFormulation, Model, QuboFormulation
-from slitherbench.sources.library import get_suite, loopy_dev
 from slitherbench.method.provenance import gpu_names, provenance
+from slitherbench.models.formulations import (
+    ConsFormulation,
+    HuboFormulation,
+    Model,
+    QuboFormulation,
+)
 from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
 from slitherbench.run.runner import run_trial
+from slitherbench.solvers.abs3 import ABS3Backend
+from slitherbench.solvers.bifurcation import SimulatedBifurcationBackend
+from slitherbench.sources.library import get_suite, loopy_dev
 
-CORPUS = Path(__file__).resolve().parents[1] / "slitherbench" / "sources" / "data" / "loopy_dev.jsonl"
+CORPUS = (
+    Path(__file__).resolve().parents[1] / "slitherbench" / "sources" / "data" / "loopy_dev.jsonl"
+)
 COMMAND = "python experiments/gpu_check.py"
 PACKAGES = ("pyqbpp", "torch", "simulated-bifurcation")
 

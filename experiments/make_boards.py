@@ -29,10 +29,10 @@ import time
 from pathlib import Path
 
 from slitherbench.puzzles.boards import board_kinds, board_with_faces
-from slitherbench.solvers.cpsat_model import solve_exact
 from slitherbench.puzzles.formats import write_loopy
-from slitherbench.sources.generate import generate, generate_on
 from slitherbench.puzzles.puzzle import answer_to_bits
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.sources.generate import generate, generate_on
 
 DATA = Path(__file__).resolve().parents[1] / "slitherbench" / "sources" / "data"
 # (rows, cols, seed, seconds allowed per clue-removal check: a check out of time keeps its

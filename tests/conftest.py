@@ -16,7 +16,13 @@ def _corpus_path() -> Path:
     # CI has ../shared beside the checkout; fall back to the packaged copy of the same file.
     if CORPUS.exists():
         return CORPUS
-    return Path(__file__).resolve().parents[1] / "slitherbench" / "sources" / "data" / "loopy_dev.jsonl"
+    return (
+        Path(__file__).resolve().parents[1]
+        / "slitherbench"
+        / "sources"
+        / "data"
+        / "loopy_dev.jsonl"
+    )
 
 
 CORPUS_RECORDS = [json.loads(line) for line in _corpus_path().read_text().splitlines()]

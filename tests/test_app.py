@@ -16,11 +16,11 @@ import pytest
 from conftest import IN_PROCESS_CELLS
 from hydra import compose, initialize_config_dir
 
-from slitherbench.run.app import CONF_DIR, run_experiment
 from slitherbench.puzzles.check import check_answer
-from slitherbench.sources.library import get_suite
-from slitherbench.run.plan import derive_seed, puzzles_from_config, resolve_cells
 from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
+from slitherbench.run.app import CONF_DIR, run_experiment
+from slitherbench.run.plan import derive_seed, puzzles_from_config, resolve_cells
+from slitherbench.sources.library import get_suite
 from slitherbench.store.results import load
 
 EXPERIMENTS = sorted(p.stem for p in (CONF_DIR / "experiment").glob("*.yaml"))

@@ -22,13 +22,8 @@ from conftest import (
     skip_kind,
 )
 
-from slitherbench.solvers.constraints import solve_lazily
-from slitherbench.solvers.cplex_mip import CplexBackend
-from slitherbench.solvers.exact import ExactBackend
-from slitherbench.solvers.mip import HighsBackend
-from slitherbench.solvers.sat import SatBackend
-from slitherbench.solvers.smt import Z3Backend
-from slitherbench.solvers.zdd import ZddBackend
+from slitherbench.models.formulations import ConsFormulation, Model
+from slitherbench.models.formulations.base import evaluate
 from slitherbench.puzzles.boards import (
     Board,
     board_from_key,
@@ -39,13 +34,18 @@ from slitherbench.puzzles.boards import (
 )
 from slitherbench.puzzles.boards.loopy import grid_type, grid_types
 from slitherbench.puzzles.check import check_answer
-from slitherbench.solvers.cpsat_model import solve_exact
 from slitherbench.puzzles.formats import write_loopy
-from slitherbench.models.formulations import ConsFormulation, Model
-from slitherbench.models.formulations.base import evaluate
-from slitherbench.sources.generate import generate_on
 from slitherbench.puzzles.puzzle import Puzzle, PuzzleFormatError, answer_from_bits
 from slitherbench.run.runner import run_trial
+from slitherbench.solvers.constraints import solve_lazily
+from slitherbench.solvers.cplex_mip import CplexBackend
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.solvers.exact import ExactBackend
+from slitherbench.solvers.mip import HighsBackend
+from slitherbench.solvers.sat import SatBackend
+from slitherbench.solvers.smt import Z3Backend
+from slitherbench.solvers.zdd import ZddBackend
+from slitherbench.sources.generate import generate_on
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = grid_records()  # ../shared's 58 Loopy puzzles: missing, collection stops (conftest)
@@ -430,8 +430,8 @@ def test_a_puzzle_on_a_board_is_named_by_its_game_id() -> None:
 def test_console_prints_a_picture_path_beyond_the_square(tmp_path: Path, capsys) -> None:
     import pandas as pd
 
-    from slitherbench.run.console import print_answer
     from slitherbench.puzzles.puzzle import answer_to_bits
+    from slitherbench.run.console import print_answer
 
     p = generate_on(board_with_faces("honeycomb", 9), seed=1)
     trials = pd.DataFrame([{
@@ -453,8 +453,8 @@ def test_console_prints_a_picture_path_beyond_the_square(tmp_path: Path, capsys)
 def test_experiment_grids_runs_and_reports_by_board(tmp_path: Path) -> None:
     from hydra import compose, initialize_config_dir
 
-    from slitherbench.run.app import CONF_DIR, run_experiment
     from slitherbench.analysis.report import main as report_main
+    from slitherbench.run.app import CONF_DIR, run_experiment
 
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         cfg = compose(

@@ -25,9 +25,9 @@ from conftest import (
 from omegaconf import OmegaConf
 
 import slitherbench.solvers
+from slitherbench.models.formulations.base import Formulation
 from slitherbench.solvers.base import Backend
 from slitherbench.solvers.constraints import ConstraintBackend
-from slitherbench.models.formulations.base import Formulation
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 # Backends that are no solver of the study: the deliberately failing one (crash tests).

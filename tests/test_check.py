@@ -1,8 +1,8 @@
 from __future__ import annotations
 
 from slitherbench.puzzles.check import check_answer, loop_satisfies_clues, split_loops
-from slitherbench.sources.library import reference10
 from slitherbench.puzzles.puzzle import Puzzle
+from slitherbench.sources.library import reference10
 
 
 def _answer(d: dict) -> list[bool]:

@@ -14,13 +14,13 @@ from collections.abc import Mapping
 
 import pytest
 
-from slitherbench.solvers.base import Backend
-from slitherbench.solvers.dwave import SABackend
+from slitherbench.method.record import Capability, SolveResult
 from slitherbench.models.formulations import HuboFormulation, Model, QuboFormulation
 from slitherbench.models.formulations.base import Constraint, Piece
 from slitherbench.puzzles.puzzle import Puzzle
-from slitherbench.method.record import Capability, SolveResult
 from slitherbench.run.runner import run_trial
+from slitherbench.solvers.base import Backend
+from slitherbench.solvers.dwave import SABackend
 
 ONE = ["1"]  # a 1x1 board with clue 1: one edge alone satisfies the clue
 
@@ -206,12 +206,12 @@ def test_the_step_two_judge_rejects_a_loop_that_misses_a_clue() -> None:
 def test_a_variant_puzzle_is_judged_by_its_own_rules_through_the_runner() -> None:
     """Colorlink: the runner's step 2 and its check go through the variant's own judge
     (one loop per colour); a colour's loop alone is no answer."""
-    from slitherbench.solvers.sat import SatBackend
+    from slitherbench.models.formulations import ConsFormulation
     from slitherbench.puzzles.check import answer_edges, check_answer, split_loops
     from slitherbench.puzzles.colorlink import read_colorlink
     from slitherbench.puzzles.colorlink.harness import ColorlinkPuzzle
-    from slitherbench.models.formulations import ConsFormulation
     from slitherbench.puzzles.puzzle import answer_from_bits
+    from slitherbench.solvers.sat import SatBackend
 
     p = ColorlinkPuzzle.of(read_colorlink("2g../.2g3r/.3k."))  # one answer
     t = run_trial(p, ConsFormulation(), SatBackend(), seed=0, time_limit_s=20).trial

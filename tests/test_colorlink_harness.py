@@ -15,14 +15,6 @@ from conftest import BACKENDS, SWEEP_LIMITS, make_backend, skip_kind
 from hydra import compose, initialize_config_dir
 from test_faces import FACE_FORMS, _exhaust, aux_minimum
 
-from slitherbench.run.app import CONF_DIR, run_experiment
-from slitherbench.puzzles.check import check_answer, split_loops
-from slitherbench.puzzles.colorlink import read_colorlink
-from slitherbench.sources.colorlink import crossings
-from slitherbench.puzzles.colorlink.constraints import base_rows
-from slitherbench.sources.colorlink import generated_colorlink
-from slitherbench.puzzles.colorlink.harness import ColorlinkPuzzle, layered_board, why_infeasible
-from slitherbench.solvers.cpsat_model import solve_exact
 from slitherbench.models.formulations import (
     ConsFormulation,
     FormUnavailable,
@@ -30,9 +22,16 @@ from slitherbench.models.formulations import (
     Model,
     QuboFormulation,
 )
+from slitherbench.puzzles.check import check_answer, split_loops
+from slitherbench.puzzles.colorlink import read_colorlink
+from slitherbench.puzzles.colorlink.constraints import base_rows
+from slitherbench.puzzles.colorlink.harness import ColorlinkPuzzle, layered_board, why_infeasible
 from slitherbench.puzzles.puzzle import Puzzle, PuzzleFormatError, answer_from_bits
-from slitherbench.store.results import load
+from slitherbench.run.app import CONF_DIR, run_experiment
 from slitherbench.run.runner import run_trial
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.sources.colorlink import crossings, generated_colorlink
+from slitherbench.store.results import load
 
 SMALL = "2g../.2g3r/.3k."  # 3x3, colours r and g, a black 3: one answer
 

@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from slitherbench.analysis.compare import compare
-from slitherbench.method.record import Trial
 from slitherbench.analysis.report import write_comparison
+from slitherbench.method.record import Trial
 
 PUZZLES, SEEDS = 4, 3  # 12 (puzzle, seed) pairs per stratum
 

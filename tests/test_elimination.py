@@ -11,14 +11,14 @@ from typing import Any
 import pytest
 
 from slitherbench.method import elimination
+from slitherbench.method.elimination import Elimination
+from slitherbench.method.record import Capability, SolveResult, Status
+from slitherbench.models.formulations import ConsFormulation, Model, QuboFormulation
+from slitherbench.puzzles.puzzle import Puzzle
+from slitherbench.run.runner import run_trial
 from slitherbench.solvers.base import Backend
 from slitherbench.solvers.constraints import lazy_answers
 from slitherbench.solvers.sat import SatBackend
-from slitherbench.method.elimination import Elimination
-from slitherbench.models.formulations import ConsFormulation, Model, QuboFormulation
-from slitherbench.puzzles.puzzle import Puzzle
-from slitherbench.method.record import Capability, SolveResult, Status
-from slitherbench.run.runner import run_trial
 
 # Rows 0-3, three columns; only row 1 is clued: its own loop (faces 3, 4, 5) is the answer.
 BOARD = Puzzle.from_rows(["...", "323", "...", "..."])

@@ -22,10 +22,6 @@ from functools import cache
 
 import pytest
 
-from slitherbench.puzzles.boards import Board, board_with_faces
-from slitherbench.puzzles.colorlink import read_colorlink
-from slitherbench.puzzles.colorlink.harness import ColorlinkPuzzle
-from slitherbench.solvers.cpsat_model import solve_exact
 from slitherbench.models.formulations import HuboFormulation, Model, QuboFormulation
 from slitherbench.models.formulations.base import (
     NOT_ALL,
@@ -46,7 +42,11 @@ from slitherbench.models.formulations.penalties import (
 )
 from slitherbench.models.formulations.reduced import ReducedHuboFormulation, reduce_polynomial
 from slitherbench.models.formulations.variables import VARIABLES
+from slitherbench.puzzles.boards import Board, board_with_faces
+from slitherbench.puzzles.colorlink import read_colorlink
+from slitherbench.puzzles.colorlink.harness import ColorlinkPuzzle
 from slitherbench.puzzles.puzzle import Puzzle
+from slitherbench.solvers.cpsat_model import solve_exact
 
 # Mutation testing runs these whatever their measured time (pyproject's [tool.mutmut]).
 pytestmark = pytest.mark.contracts

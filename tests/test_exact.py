@@ -5,14 +5,14 @@ from pathlib import Path
 import pytest
 from conftest import CORPUS_RECORDS, constraint_backends, skip_for
 
-from slitherbench.solvers.exact import ExactBackend
-from slitherbench.puzzles.check import check_answer
-from slitherbench.solvers.cpsat_model import solve_exact
 from slitherbench.models.formulations import ConsFormulation
-from slitherbench.sources.generate import generate
-from slitherbench.sources.library import reference10
+from slitherbench.puzzles.check import check_answer
 from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
 from slitherbench.run.runner import run_trial
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.solvers.exact import ExactBackend
+from slitherbench.sources.generate import generate
+from slitherbench.sources.library import reference10
 
 
 @pytest.mark.parametrize("method", ["cpsat", "sat"])
@@ -257,7 +257,6 @@ def test_a_face_cell_solves_on_face_variables(backend: str, monkeypatch) -> None
     from hydra.utils import instantiate
     from omegaconf import OmegaConf
 
-    from slitherbench.solvers import constraints
     from slitherbench.models import encode
     from slitherbench.models.formulations.base import CHANNEL, description_rows
 

@@ -19,9 +19,9 @@ from hydra.utils import instantiate
 from omegaconf import OmegaConf
 
 from slitherbench.puzzles.check import check_answer
-from slitherbench.solvers.cpsat_model import solve_exact
 from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
 from slitherbench.run.runner import run_trial
+from slitherbench.solvers.cpsat_model import solve_exact
 
 CONF = Path(__file__).resolve().parents[1] / "conf"
 SETTINGS = ("variables", "degree_mode", "cut", "strength_scale")

@@ -14,7 +14,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from slitherbench.puzzles.check import split_loops
 from slitherbench.models.export import (
     FORMATS,
     format_module,
@@ -23,16 +22,17 @@ from slitherbench.models.export import (
     unwritable_reason,
     write_instance,
 )
-from slitherbench.run.export_cli import main
-from slitherbench.run.export_source import stored_model
 from slitherbench.models.formulations import (
     ConsFormulation,
     HuboFormulation,
     Model,
     QuboFormulation,
 )
-from slitherbench.sources.library import loopy_dev, reference10
+from slitherbench.puzzles.check import split_loops
 from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
+from slitherbench.run.export_cli import main
+from slitherbench.run.export_source import stored_model
+from slitherbench.sources.library import loopy_dev, reference10
 
 ROOT = Path(__file__).resolve().parents[1]
 POLY_FORMATS = [f for f in FORMATS if format_module(f).FAMILY == "polynomial"]
@@ -201,8 +201,8 @@ def test_the_known_answer_is_a_ground_state_of_every_file(tmp_path: Path, puzzle
 
 
 def stored_sat_trial(root: Path):
-    from slitherbench.solvers.sat import SatBackend
     from slitherbench.run.runner import run_trial
+    from slitherbench.solvers.sat import SatBackend
     from slitherbench.store.result_store import ResultStore
 
     r = run_trial(reference10(), ConsFormulation(), SatBackend(), seed=1, max_iterations=50)

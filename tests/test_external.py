@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from slitherbench.solvers.external import ExternalBackend
-from slitherbench.solvers.cpsat_model import solve_exact
 from slitherbench.models.formulations import ConsFormulation, HuboFormulation, QuboFormulation
-from slitherbench.sources.library import generated
 from slitherbench.puzzles.puzzle import answer_from_bits
 from slitherbench.run.runner import run_trial
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.solvers.external import ExternalBackend
+from slitherbench.sources.library import generated
 
 PY = sys.executable
 

@@ -8,8 +8,6 @@ import itertools
 import numpy as np
 import pytest
 
-from slitherbench.puzzles.boards import loopy_board
-from slitherbench.puzzles.check import split_loops
 from slitherbench.models.formulations import (
     ConsFormulation,
     FormUnavailable,
@@ -20,8 +18,10 @@ from slitherbench.models.formulations import (
 )
 from slitherbench.models.formulations.base import evaluate
 from slitherbench.models.formulations.faces import DEGREE_GADGETS, faces_around, poly_mul
-from slitherbench.sources.library import get_suite, reference10
+from slitherbench.puzzles.boards import loopy_board
+from slitherbench.puzzles.check import split_loops
 from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
+from slitherbench.sources.library import get_suite, reference10
 
 FACE_FORMS = {
     "cons/face": lambda **kw: ConsFormulation(variables="face", **kw),
@@ -301,8 +301,8 @@ def test_reference10_face_cons_is_exactly_100_counted_pyqbpp_variables() -> None
 def test_abs3_runs_reference10_with_face_cons_in_a_fresh_process() -> None:
     """The page's own solver on the page's own board under the free licence: the first solve
     reaches energy 0 (several loops) in a fresh process, and every variable is a face."""
-    from slitherbench.solvers.abs3 import ABS3Backend
     from slitherbench.run.runner import run_trial
+    from slitherbench.solvers.abs3 import ABS3Backend
 
     r = run_trial(
         reference10(),
@@ -319,9 +319,9 @@ def test_abs3_runs_reference10_with_face_cons_in_a_fresh_process() -> None:
 
 @pytest.mark.slow
 def test_abs3_solves_a_7x7_with_face_cons() -> None:
-    from slitherbench.solvers.abs3 import ABS3Backend
     from slitherbench.puzzles.check import check_answer
     from slitherbench.run.runner import run_trial
+    from slitherbench.solvers.abs3 import ABS3Backend
 
     p = next(q for q in get_suite("loopy_dev") if q.size_label == "7x7")
     t = run_trial(
@@ -335,9 +335,9 @@ def test_abs3_solves_a_7x7_with_face_cons() -> None:
 from conftest import BACKENDS, SWEEP_LIMITS, make_backend, skip_kind  # noqa: E402
 
 from slitherbench.puzzles.check import check_answer  # noqa: E402
+from slitherbench.run.runner import run_trial  # noqa: E402
 from slitherbench.solvers.cpsat_model import solve_exact  # noqa: E402
 from slitherbench.sources.library import generated  # noqa: E402
-from slitherbench.run.runner import run_trial  # noqa: E402
 
 EDGE_AND_FACE = {
     "cons": lambda: ConsFormulation(),
@@ -437,8 +437,8 @@ def test_lazy_degree_rule_enters_where_a_solution_broke_it() -> None:
 
 
 def test_a_board_the_qubo_face_form_cannot_encode_is_a_one_line_skip() -> None:
-    from slitherbench.solvers.dwave import SABackend
     from slitherbench.puzzles.boards import board_with_faces
+    from slitherbench.solvers.dwave import SABackend
 
     board = board_with_faces("penrose_p3", 50)
     assert board.max_degree == 7

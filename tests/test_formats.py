@@ -3,8 +3,8 @@ from __future__ import annotations
 import pytest
 
 from slitherbench.puzzles import formats
-from slitherbench.sources.library import reference10
 from slitherbench.puzzles.puzzle import Puzzle, PuzzleFormatError, answer_from_bits
+from slitherbench.sources.library import reference10
 
 
 def _answer(d: dict) -> list[bool]:

@@ -12,7 +12,12 @@ import pytest
 from hydra.utils import instantiate
 from omegaconf import OmegaConf
 
-from slitherbench.models.formulations import ConsFormulation, HuboFormulation, Model, QuboFormulation
+from slitherbench.models.formulations import (
+    ConsFormulation,
+    HuboFormulation,
+    Model,
+    QuboFormulation,
+)
 from slitherbench.models.formulations.base import evaluate
 from slitherbench.puzzles.puzzle import Puzzle
 

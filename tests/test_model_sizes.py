@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from slitherbench.puzzles.check import split_loops
 from slitherbench.models.formulations import (
     ConsFormulation,
     Formulation,
@@ -26,6 +25,7 @@ from slitherbench.models.formulations import (
     sample_cuts,
 )
 from slitherbench.models.model_size import SizeTracker, measure
+from slitherbench.puzzles.check import split_loops
 from slitherbench.puzzles.puzzle import Puzzle
 
 matplotlib.use("Agg")
@@ -116,9 +116,9 @@ def test_tracking_a_10x10_hubo_costs_well_under_a_millisecond_per_solve() -> Non
 
 
 def _run_store(root: Path) -> Path:
+    from slitherbench.run.runner import run_trial
     from slitherbench.solvers.dwave import SABackend
     from slitherbench.solvers.exact import ExactBackend
-    from slitherbench.run.runner import run_trial
     from slitherbench.store.result_store import ResultStore
 
     store = ResultStore(root)
@@ -148,8 +148,8 @@ def sized_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.mark.slow
 def test_the_model_size_report_item_on_a_small_store(sized_store: Path, tmp_path: Path) -> None:
-    from slitherbench.run.export_source import replay
     from slitherbench.analysis.report import build_report
+    from slitherbench.run.export_source import replay
     from slitherbench.store.results import load
 
     store = sized_store

@@ -16,15 +16,15 @@ import pytest
 from conftest import constraint_backends, skip_for
 from omegaconf import OmegaConf
 
+from slitherbench.method.record import ConfigError
 from slitherbench.puzzles.boards import square_board
 from slitherbench.puzzles.check import check_answer, loop_satisfies_clues
-from slitherbench.solvers.cpsat_model import solve_exact
 from slitherbench.puzzles.formats import READERS, WRITERS, parse
-from slitherbench.sources.generate import generate
-from slitherbench.run.plan import derive_seed, puzzle_ident, puzzles_from_config
 from slitherbench.puzzles.puzzle import Puzzle, PuzzleFormatError
-from slitherbench.method.record import ConfigError
 from slitherbench.puzzles.rules.no_square import no_square_blocks
+from slitherbench.run.plan import derive_seed, puzzle_ident, puzzles_from_config
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.sources.generate import generate
 
 CONF = Path(__file__).resolve().parents[1] / "conf" / "backend"
 NS = ("no_square",)

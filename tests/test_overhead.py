@@ -18,14 +18,14 @@ from conftest import BACKENDS, make_backend
 from hydra.utils import instantiate
 from omegaconf import OmegaConf
 
+from slitherbench.method.record import Capability, SolveResult, Trial
+from slitherbench.models.formulations import HuboFormulation, Model, QuboFormulation
+from slitherbench.puzzles.check import split_loops
+from slitherbench.puzzles.puzzle import Puzzle
+from slitherbench.run.runner import SOLVE_GRACE_S, run_trial, solve_within
 from slitherbench.solvers.base import Backend, PolynomialCopy
 from slitherbench.solvers.dwave import ReducedCopy, SABackend, expand
-from slitherbench.puzzles.check import split_loops
-from slitherbench.models.formulations import HuboFormulation, Model, QuboFormulation
 from slitherbench.sources.library import generated
-from slitherbench.puzzles.puzzle import Puzzle
-from slitherbench.method.record import Capability, SolveResult, Trial
-from slitherbench.run.runner import SOLVE_GRACE_S, run_trial, solve_within
 
 
 class ImportingBackend(Backend):

@@ -14,12 +14,12 @@ from hydra import compose, initialize_config_dir
 from hydra.utils import get_method
 from omegaconf import OmegaConf
 
-from slitherbench.puzzles import formats
 from slitherbench.analysis import plots
-from slitherbench.run.plan import CONF_DIR, puzzles_from_config
-from slitherbench.puzzles.puzzle import Puzzle
-from slitherbench.method.record import ConfigError
 from slitherbench.analysis.report import main as report_main
+from slitherbench.method.record import ConfigError
+from slitherbench.puzzles import formats
+from slitherbench.puzzles.puzzle import Puzzle
+from slitherbench.run.plan import CONF_DIR, puzzles_from_config
 
 ROOT = Path(__file__).resolve().parents[1]
 STORE = ROOT / "tests" / "data" / "store_v0_1"
@@ -227,10 +227,19 @@ def test_a_config_written_with_kind_still_names_its_source() -> None:
 @pytest.mark.parametrize(
     ("config", "message"),
     [
-        ({"_target_": "slitherbench.sources.puzzle_sources.nothing"}, "puzzle._target_ slitherbench"),
-        ({"_target_": "slitherbench.sources.puzzle_sources.suite", "name": "tiny", "nme": 1}, "unexpected"),
+        (
+            {"_target_": "slitherbench.sources.puzzle_sources.nothing"},
+            "puzzle._target_ slitherbench",
+        ),
+        (
+            {"_target_": "slitherbench.sources.puzzle_sources.suite", "name": "tiny", "nme": 1},
+            "unexpected",
+        ),
         ({"name": "tiny"}, "names no source"),
-        ({"_target_": "slitherbench.sources.puzzle_sources.text", "text": "???"}, "needs puzzle.text="),
+        (
+            {"_target_": "slitherbench.sources.puzzle_sources.text", "text": "???"},
+            "needs puzzle.text=",
+        ),
     ],
 )
 def test_a_bad_puzzle_config_is_one_line(config: dict, message: str) -> None:

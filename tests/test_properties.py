@@ -18,10 +18,6 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.configuration import set_hypothesis_home_dir
 
-from slitherbench.puzzles import formats
-from slitherbench.puzzles.boards import board_with_faces
-from slitherbench.puzzles.boards.loopy import grid_types
-from slitherbench.puzzles.check import rule_problems, split_loops
 from slitherbench.models.formulations import (
     ConsFormulation,
     FormUnavailable,
@@ -29,6 +25,10 @@ from slitherbench.models.formulations import (
     Model,
     QuboFormulation,
 )
+from slitherbench.puzzles import formats
+from slitherbench.puzzles.boards import board_with_faces
+from slitherbench.puzzles.boards.loopy import grid_types
+from slitherbench.puzzles.check import rule_problems, split_loops
 from slitherbench.puzzles.puzzle import Puzzle
 
 FORMS = {

@@ -15,11 +15,11 @@ import pytest
 from dimod.generators import and_gate
 from test_faces import _values
 
-from slitherbench.puzzles.check import split_loops
 from slitherbench.models.formulations import HuboFormulation, Model, ReducedHuboFormulation
 from slitherbench.models.formulations.base import Constraint, Gate, evaluate
 from slitherbench.models.formulations.penalties import degree_exact_penalty
 from slitherbench.models.formulations.reduced import gate_poly, reduce_polynomial
+from slitherbench.puzzles.check import split_loops
 from slitherbench.puzzles.puzzle import Puzzle
 
 BOARDS = {"answered": "2./.2", "blank": "../.."}
@@ -262,11 +262,11 @@ def test_the_dimod_backends_take_it_as_a_quadratic_model() -> None:
 
 def test_every_trial_of_the_reduced_form_records_its_products_and_strength() -> None:
     # Whatever the backend: here one that answers with the known answer at once.
+    from slitherbench.method.record import Capability, SolveResult
+    from slitherbench.run.runner import run_trial
     from slitherbench.solvers.base import Backend
     from slitherbench.solvers.cpsat_model import solve_exact
     from slitherbench.sources.library import generated
-    from slitherbench.method.record import Capability, SolveResult
-    from slitherbench.run.runner import run_trial
 
     board = generated(3, 3, 1)
     answer = solve_exact(board).answer

@@ -12,7 +12,6 @@ from conftest import CORPUS_RECORDS, FAST_CORPUS, constraint_backends, skip_for
 from hydra.utils import instantiate
 from omegaconf import OmegaConf
 
-from slitherbench.puzzles.check import split_loops
 from slitherbench.models.formulations import (
     ConsFormulation,
     HuboFormulation,
@@ -21,6 +20,7 @@ from slitherbench.models.formulations import (
     region_constraint,
 )
 from slitherbench.models.formulations.base import evaluate
+from slitherbench.puzzles.check import split_loops
 from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
 
 CONF = Path(__file__).resolve().parents[1] / "conf"

@@ -15,10 +15,10 @@ import pytest
 from conftest import IN_PROCESS_CELLS
 from hydra import compose, initialize_config_dir
 
+from slitherbench.analysis.report import main as report_main
+from slitherbench.method.record import ConfigError
 from slitherbench.run.app import CONF_DIR
 from slitherbench.run.plan import puzzles_from_config
-from slitherbench.method.record import ConfigError
-from slitherbench.analysis.report import main as report_main
 from slitherbench.store.results import load
 
 EXACT = "cells=[{formulation: cons, backend: exact}]"

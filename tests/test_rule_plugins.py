@@ -27,19 +27,24 @@ from hydra.utils import get_class
 from omegaconf import OmegaConf
 
 import slitherbench.puzzles.rules as rules_pkg
-from slitherbench.run.app import CONF_DIR, run_experiment
+from slitherbench.method.record import ConfigError
+from slitherbench.models.formulations import (
+    ConsFormulation,
+    HuboFormulation,
+    Model,
+    QuboFormulation,
+)
+from slitherbench.models.formulations.base import EQUAL, PARITY, Constraint, FormUnavailable
 from slitherbench.puzzles.boards import Board, square_board
 from slitherbench.puzzles.check import check_answer
-from slitherbench.solvers.cpsat_model import solve_exact
-from slitherbench.models.formulations import ConsFormulation, HuboFormulation, Model, QuboFormulation
-from slitherbench.models.formulations.base import EQUAL, PARITY, Constraint, FormUnavailable
-from slitherbench.sources.generate import generate
-from slitherbench.run.plan import puzzles_from_config
 from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
-from slitherbench.method.record import ConfigError
-from slitherbench.store.results import load
 from slitherbench.puzzles.rules import Rule, RuleError, known_rules, register_rule, unregister_rule
+from slitherbench.run.app import CONF_DIR, run_experiment
+from slitherbench.run.plan import puzzles_from_config
 from slitherbench.run.runner import run_trial
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.sources.generate import generate
+from slitherbench.store.results import load
 
 ROOT = Path(__file__).resolve().parents[1]
 

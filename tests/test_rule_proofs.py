@@ -29,8 +29,8 @@ from hydra.utils import instantiate
 from omegaconf import OmegaConf
 from test_faces import aux_minimum
 
-from slitherbench.puzzles.check import check_answer, split_loops
 from slitherbench.models.formulations import HuboFormulation, Model, QuboFormulation, region_parts
+from slitherbench.puzzles.check import check_answer, split_loops
 from slitherbench.puzzles.puzzle import Puzzle
 
 CONF = Path(__file__).resolve().parents[1] / "conf"

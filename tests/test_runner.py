@@ -9,16 +9,16 @@ from conftest import BACKENDS, CONF, formulation_factories, make_backend
 from hydra.utils import get_class, instantiate
 from omegaconf import OmegaConf
 
-from slitherbench.solvers.abs3 import ABS3Backend
-from slitherbench.solvers.faulty import FaultyBackend
-from slitherbench.puzzles.check import check_answer
-from slitherbench.solvers.cpsat_model import solve_exact
-from slitherbench.models.formulations import ConsFormulation, HuboFormulation, QuboFormulation
-from slitherbench.sources.library import generated, reference10
 from slitherbench.method.provenance import gpu_names
-from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
 from slitherbench.method.record import Status
+from slitherbench.models.formulations import ConsFormulation, HuboFormulation, QuboFormulation
+from slitherbench.puzzles.check import check_answer
+from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
 from slitherbench.run.runner import run_trial
+from slitherbench.solvers.abs3 import ABS3Backend
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.solvers.faulty import FaultyBackend
+from slitherbench.sources.library import generated, reference10
 
 FORMS = formulation_factories()
 

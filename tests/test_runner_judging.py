@@ -13,11 +13,16 @@ from collections.abc import Mapping
 
 import pytest
 
-from slitherbench.solvers.base import Backend, BackendUnavailable
-from slitherbench.models.formulations import FormUnavailable, HuboFormulation, Model, QuboFormulation
-from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
 from slitherbench.method.record import Capability, SolveResult
+from slitherbench.models.formulations import (
+    FormUnavailable,
+    HuboFormulation,
+    Model,
+    QuboFormulation,
+)
+from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
 from slitherbench.run.runner import run_trial
+from slitherbench.solvers.base import Backend, BackendUnavailable
 
 # 1x5, clue 1 at both ends. Faces 1 and 3 inside: two loops, each clue met by one of them,
 # so neither alone is an answer (cut both, solve again); faces 1-3 inside: the answer.

@@ -11,20 +11,20 @@ import pytest
 from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
+from slitherbench.method.record import ConfigError
+from slitherbench.models.formulations import HuboFormulation, Model, QuboFormulation
+from slitherbench.puzzles.check import check_answer, split_loops
 from slitherbench.run.app import CONF_DIR, run_experiment
+from slitherbench.run.frontier import FrontierGate, size_order
+from slitherbench.run.plan import plan_jobs, resolve_cells, validate_config
+from slitherbench.run.runner import run_trial, warm_hint
+from slitherbench.solvers.cpsat_model import solve_exact
 from slitherbench.solvers.openjij_sa import OpenJijBackend
 from slitherbench.solvers.openjij_sqa import OpenJijSQABackend
 from slitherbench.solvers.tempering import ParallelTemperingBackend
-from slitherbench.puzzles.check import check_answer, split_loops
-from slitherbench.solvers.cpsat_model import solve_exact
-from slitherbench.models.formulations import HuboFormulation, Model, QuboFormulation
-from slitherbench.run.frontier import FrontierGate, size_order
 from slitherbench.sources.library import generated, generated_frontier, get_suite
-from slitherbench.run.plan import plan_jobs, resolve_cells, validate_config
-from slitherbench.method.record import ConfigError
-from slitherbench.store.results import load
-from slitherbench.run.runner import run_trial, warm_hint
 from slitherbench.store.result_store import ResultStore
+from slitherbench.store.results import load
 
 
 # -- OpenJij: threads, updaters, effort --------------------------------------------------

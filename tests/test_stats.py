@@ -14,8 +14,8 @@ import pytest
 
 from slitherbench.analysis import stats, tables
 from slitherbench.analysis.compare import compare
-from slitherbench.method.record import Iteration, Trial
 from slitherbench.analysis.report import build_report
+from slitherbench.method.record import Iteration, Trial
 from slitherbench.store.result_store import ResultStore
 
 

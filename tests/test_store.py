@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from slitherbench.method.record import Iteration, Trial
-from slitherbench.store.results import load
 from slitherbench.store.result_store import ResultStore
+from slitherbench.store.results import load
 
 
 def synthetic(

@@ -10,9 +10,9 @@ from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from slitherbench.run.app import CONF_DIR, run_experiment
-from slitherbench.sources.library import get_suite
 from slitherbench.run.plan import resolve_cells
 from slitherbench.run.tune import run_tuning, untuned_params
+from slitherbench.sources.library import get_suite
 
 
 def _cfg(*overrides: str):

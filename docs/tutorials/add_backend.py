@@ -12,8 +12,8 @@ config file in a temporary directory).
 
 from __future__ import annotations
 
-from slitherbench.solvers.base import Backend, best_sample
 from slitherbench.method.record import Capability, SolveResult
+from slitherbench.solvers.base import Backend, best_sample
 
 
 class MyAnnealer(Backend):

@@ -38,11 +38,11 @@ def triangle_strip(n: int) -> Board:
 
 def main() -> None:
     from slitherbench import check_answer
-    from slitherbench.solvers.dwave import SABackend
-    from slitherbench.solvers.cpsat_model import solve_exact
     from slitherbench.models.formulations import QuboFormulation
-    from slitherbench.sources.generate import generate_on
     from slitherbench.run.runner import run_trial
+    from slitherbench.solvers.cpsat_model import solve_exact
+    from slitherbench.solvers.dwave import SABackend
+    from slitherbench.sources.generate import generate_on
 
     board = triangle_strip(3)
     print(

@@ -17,9 +17,13 @@ Its config file, conf/formulation/triplecut.yaml, holds ``_target_: add_formulat
 
 from __future__ import annotations
 
-from slitherbench.models.formulations.base import Formulation, Piece
-from slitherbench.models.formulations.penalties import exact_degree_piece, product_piece, squared_piece
 from slitherbench.method.record import Capability
+from slitherbench.models.formulations.base import Formulation, Piece
+from slitherbench.models.formulations.penalties import (
+    exact_degree_piece,
+    product_piece,
+    squared_piece,
+)
 
 
 class TripleCutForm(Formulation):
@@ -41,9 +45,9 @@ CONFIG = "_target_: add_formulation.TripleCutForm\n"
 
 
 def main() -> None:
-    from slitherbench.solvers.openjij_sa import OpenJijBackend
     from slitherbench.puzzles.puzzle import Puzzle
     from slitherbench.run.runner import run_trial
+    from slitherbench.solvers.openjij_sa import OpenJijBackend
 
     puzzle = Puzzle.parse("..33./3.02./.22../...33/2....")
     backend = OpenJijBackend(num_sweeps=1000, num_reads=4, num_threads=1)

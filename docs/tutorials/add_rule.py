@@ -24,8 +24,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from slitherbench.puzzles.boards import Board
 from slitherbench.models.formulations.base import EQUAL, Constraint
+from slitherbench.puzzles.boards import Board
 from slitherbench.puzzles.rules import Rule
 
 
@@ -65,14 +65,14 @@ name: no_border
 
 
 def main() -> None:
-    from slitherbench.solvers.openjij_sa import OpenJijBackend
-    from slitherbench.puzzles.check import check_answer
-    from slitherbench.solvers.cpsat_model import solve_exact
     from slitherbench.models.formulations import QuboFormulation
-    from slitherbench.sources.generate import generate
+    from slitherbench.puzzles.check import check_answer
     from slitherbench.puzzles.puzzle import Puzzle
     from slitherbench.puzzles.rules import register_rule, unregister_rule
     from slitherbench.run.runner import run_trial
+    from slitherbench.solvers.cpsat_model import solve_exact
+    from slitherbench.solvers.openjij_sa import OpenJijBackend
+    from slitherbench.sources.generate import generate
 
     register_rule(NoBorder)  # what conf/rule/no_border.yaml does on the command line
     try:

@@ -129,7 +129,9 @@ def exact_reference(stores: list[Path], compute: bool) -> pd.DataFrame | None:
     frames = []
     for s in stores:
         if compute:
-            print(f"computing the exact iteration reference: python -m slitherbench.run.reference {s}")
+            print(
+                f"computing the exact iteration reference: python -m slitherbench.run.reference {s}"
+            )
             cmd = [sys.executable, "-m", "slitherbench.run.reference", str(s)]
             if subprocess.run(cmd, check=False).returncode != 0:
                 raise ValueError(f"the exact reference for {s} failed")

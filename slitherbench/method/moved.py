@@ -70,8 +70,25 @@ MOVED = {
     "slitherbench.plots": "slitherbench.analysis.plots",
 }
 # Names that are real modules again after the move (entry points kept at their old names).
-_REAL = frozenset({"slitherbench.export", "slitherbench.export.__main__", "slitherbench.report", "slitherbench.store"})
-_LAYERS = ("puzzles", "deduction", "method", "models", "solvers", "sources", "store", "run", "analysis")
+_REAL = frozenset(
+    {
+        "slitherbench.export",
+        "slitherbench.export.__main__",
+        "slitherbench.report",
+        "slitherbench.store",
+    }
+)
+_LAYERS = (
+    "puzzles",
+    "deduction",
+    "method",
+    "models",
+    "solvers",
+    "sources",
+    "store",
+    "run",
+    "analysis",
+)
 _BACK = {new: old for old, new in MOVED.items()}
 
 

@@ -83,7 +83,9 @@ def check_answer(puzzle: Puzzle, answer: Answer) -> list[str]:
     """Every rule the answer breaks; an empty list means a valid solution."""
     if len(answer) != puzzle.num_edges:
         return [f"answer has {len(answer)} edges, the board has {puzzle.num_edges}"]
-    if puzzle.variant:  # the variant's own checker (Colorlink: slitherbench.puzzles.colorlink.check)
+    if (
+        puzzle.variant
+    ):  # the variant's own checker (Colorlink: slitherbench.puzzles.colorlink.check)
         return puzzle.variant_problems(answer)  # type: ignore[attr-defined]
     sel = [bool(x) for x in answer]
     problems: list[str] = []

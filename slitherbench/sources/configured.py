@@ -102,7 +102,9 @@ def precheck(p: Puzzle, time_limit_s: float = 10.0, allow_multiple: bool = False
         return
     r = solve_exact(p, time_limit_s=time_limit_s)
     if r.status == "infeasible":
-        raise ConfigError(f"puzzle.text: {p.infeasible_words(solve_exact)} (the exact check proved it, {p!r})")
+        raise ConfigError(
+            f"puzzle.text: {p.infeasible_words(solve_exact)} (the exact check proved it, {p!r})"
+        )
     if r.status == "timeout":
         _note(
             f"uniqueness of {p!r} not checked: the exact check did not finish in {time_limit_s:g} s "
