@@ -138,7 +138,7 @@ def clauses(
     extra = [] if guard is None else [-guard]
     if is_stepped_degree(c):
         lits = [e + 1 for e in c.edges]
-        out = [[-e, *(f for f in lits if f != e)] for e in lits]  # one on => another on
+        out: list[list[int]] = [[-e, *(f for f in lits if f != e)] for e in lits]  # one on => another on
         out += [[-v for v in trio] for trio in combinations(lits, 3)]  # never three
         return [[*cl, *extra] for cl in out] if extra else out
     row = linear_row(c)
@@ -150,7 +150,7 @@ def clauses(
         if {a for _, _, a in terms} - {1}:
             raise Unencodable(f"{c.kind} {c.index}: weighted sums need a pseudo-Boolean encoder")
     n = len(lits)
-    out: list[list[int]] = []
+    out = []
     enc = getattr(EncType, encoding)
     if lo == hi:
         out = CardEnc.equals(lits=lits, bound=lo, vpool=pool, encoding=enc).clauses

@@ -107,7 +107,7 @@ def check_answer(puzzle: Puzzle, answer: Answer) -> list[str]:
             a = parent[a]
         return a
 
-    used = set()
+    used: set[int] = set()
     for e, (a, b) in enumerate(puzzle.edge_points):
         if sel[e]:
             parent[root(a)] = root(b)

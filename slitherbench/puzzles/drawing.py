@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -19,6 +20,8 @@ from slitherbench.puzzles.puzzle import Puzzle
 
 
 def _segments(puzzle: Puzzle, edges: Sequence[int]) -> np.ndarray:
+    """The edges' end points, shape (edges, 2, 2); ``list()`` of it is the sequence of
+    segments LineCollection is typed to take."""
     pts = np.asarray(puzzle.board.points, dtype=float)
     ends = np.asarray([puzzle.edge_points[e] for e in edges], dtype=int).reshape(-1, 2)
     return pts[ends]
@@ -58,7 +61,7 @@ def draw_board(
     if not puzzle.is_square:  # squares read well from their points alone, as always
         ax.add_collection(
             LineCollection(
-                _segments(puzzle, range(puzzle.num_edges)), colors="#d0d0d0", linewidths=0.4
+                list(_segments(puzzle, range(puzzle.num_edges))), colors="#d0d0d0", linewidths=0.4
             )
         )
     size = max(3.0, 60 / np.sqrt(max(board.num_faces, 1)))
@@ -70,12 +73,12 @@ def draw_board(
     for loop in loops:
         is_answer = bool(answer) and set(loop) == answer
         # One collection per loop: a 20x36 board has ~1500 edges.
-        style = (
+        style: dict[str, Any] = (
             {"colors": "black", "linewidths": 2.2, "capstyle": "round"}
             if is_answer
             else {"colors": "#777777", "linewidths": 1.2, "linestyles": [(0, (2, 1.5))]}
         )
-        ax.add_collection(LineCollection(_segments(puzzle, loop), **style))
+        ax.add_collection(LineCollection(list(_segments(puzzle, loop)), **style))
 
 
 def board_picture(puzzle: Puzzle, answer: Sequence[bool], path: Path, title: str = "") -> Path:

@@ -136,8 +136,9 @@ class Puzzle:
 
     def with_rules(self, rules: Sequence[str] | str) -> Puzzle:
         """The same clues (name, meta) under ``rules`` instead of this puzzle's."""
-        board = None if self.is_square else self.board
-        return Puzzle(self.clues, self.name, dict(self.meta), board, normal_rules(rules))
+        if self.is_square:  # no board given: the square grid of the rows, as built
+            return Puzzle(self.clues, self.name, dict(self.meta), rules=normal_rules(rules))
+        return Puzzle(self.clues, self.name, dict(self.meta), self.board, normal_rules(rules))
 
     def __eq__(self, other: object) -> bool:
         return (

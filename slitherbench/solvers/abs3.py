@@ -30,4 +30,5 @@ class ABS3Backend(PyqbppBackend):
         return reason
 
     def make_solver(self, expr: Any) -> Any:
+        assert self.session is not None, "start() was not called"
         return self.session.qbpp.ABS3Solver(expr, gpu=int(self.params["gpu"]))

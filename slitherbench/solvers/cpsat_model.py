@@ -1,6 +1,6 @@
 """Exact reference: OR-Tools CP-SAT.
 
-* :func:`solve_exact` solves the whole puzzle (one loop via ``AddCircuit``) and proves
+* :func:`solve_exact` solves the whole puzzle (one loop via ``add_circuit``) and proves
   uniqueness by forbidding the answer found and solving again.
 * :class:`IterativeExactModel` is the solve step of the page's iterative method with exact
   solves (the ``exact`` backend; the runner's loop drives it, as it drives every backend).
@@ -51,14 +51,14 @@ def add_row(model: cp_model.CpModel, x: list[cp_model.IntVar], c: Constraint) ->
     total = sum(x[e] for e, _ in row.terms) if row.unit else sum(a * x[e] for e, a in row.terms)
     if row.step:
         z = (
-            model.NewBoolVar(f"z{c.kind}{c.index}")
+            model.new_bool_var(f"z{c.kind}{c.index}")
             if row.z_max == 1
-            else model.NewIntVar(0, row.z_max, f"z{c.kind}{c.index}")
+            else model.new_int_var(0, row.z_max, f"z{c.kind}{c.index}")
         )
-        model.Add(total - row.step * z == row.lo)
+        model.add(total - row.step * z == row.lo)
         return
     for op, value in row.relations():
-        model.Add(RELATIONS[op](total, value))
+        model.add(RELATIONS[op](total, value))
 
 
 def _edge_vars(model: cp_model.CpModel, puzzle: Puzzle) -> list[cp_model.IntVar]:
@@ -67,7 +67,7 @@ def _edge_vars(model: cp_model.CpModel, puzzle: Puzzle) -> list[cp_model.IntVar]
     rules' rows on faces where there are any."""
     from slitherbench.models.encode import face_rows, needs_faces
 
-    x = [model.NewBoolVar(f"x{e}") for e in range(puzzle.num_edges)]
+    x = [model.new_bool_var(f"x{e}") for e in range(puzzle.num_edges)]
     constraints = [c for c in base_constraints(puzzle) if c.shape != DEGREE]
     for c in constraints:
         if not c.faces:
@@ -75,7 +75,7 @@ def _edge_vars(model: cp_model.CpModel, puzzle: Puzzle) -> list[cp_model.IntVar]
     if needs_faces(constraints):
         E, F = puzzle.num_edges, puzzle.num_faces
         labels = list(range(E, E + F))
-        both = x + [model.NewBoolVar(f"c{f}") for f in range(F)]
+        both = x + [model.new_bool_var(f"c{f}") for f in range(F)]
         for c in face_rows(puzzle, constraints, labels):
             add_row(model, both, c)
     return x
@@ -88,17 +88,17 @@ def build_circuit_model(puzzle: Puzzle) -> tuple[cp_model.CpModel, list[cp_model
     x = _edge_vars(model, puzzle)
     arcs = []
     for e, (a, b) in enumerate(puzzle.edge_points):
-        ab = model.NewBoolVar(f"a{e}f")
-        ba = model.NewBoolVar(f"a{e}b")
+        ab = model.new_bool_var(f"a{e}f")
+        ba = model.new_bool_var(f"a{e}b")
         arcs += [(a, b, ab), (b, a, ba)]
-        model.Add(x[e] == ab + ba)
+        model.add(x[e] == ab + ba)
     for p, edges in enumerate(puzzle.point_edges):
-        skip = model.NewBoolVar(f"skip{p}")
+        skip = model.new_bool_var(f"skip{p}")
         arcs.append((p, p, skip))
         # Redundant with the circuit, but gives CP-SAT the local degree rule to propagate.
-        model.Add(sum(x[e] for e in edges) == 2 - 2 * skip)
-    model.AddCircuit(arcs)
-    model.Add(sum(x) >= 1)  # an all-skipped circuit is no loop
+        model.add(sum(x[e] for e in edges) == 2 - 2 * skip)
+    model.add_circuit(arcs)
+    model.add(sum(x) >= 1)  # an all-skipped circuit is no loop
     return model, x
 
 
@@ -112,7 +112,7 @@ def solve_exact(
     """Solve exactly and prove (or refute) uniqueness.
 
     ``method``: "sat" (python-sat with lazy loop cuts: about 10x faster than CP-SAT here, see
-    README), "cpsat" (one ``AddCircuit`` model, the answer then forbidden and solved again),
+    README), "cpsat" (one ``add_circuit`` model, the answer then forbidden and solved again),
     or "auto": "sat" where python-sat is installed (extra [exact]), else "cpsat".
     """
     if puzzle.variant:  # a variant's answer (one loop per colour) is not one circuit
@@ -135,36 +135,36 @@ def solve_circuit(
     """One solve of the circuit model: ("feasible", edges), ("infeasible"|"timeout", None)."""
     model, x = build_circuit_model(puzzle)
     solver = cp_solver(time_limit_s, seed, workers)
-    st = solver.Solve(model)
+    st = solver.solve(model)
     if st == cp_model.INFEASIBLE:
         return "infeasible", None
     if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return "timeout", None
-    return "feasible", [bool(solver.Value(v)) for v in x]
+    return "feasible", [bool(solver.value(v)) for v in x]
 
 
 def _solve_circuit(puzzle: Puzzle, time_limit_s: float, seed: int, workers: int) -> ExactResult:
     t0 = time.perf_counter()
     model, x = build_circuit_model(puzzle)
     solver = cp_solver(time_limit_s, seed, workers)
-    st = solver.Solve(model)
+    st = solver.solve(model)
     if st == cp_model.INFEASIBLE:
         return ExactResult("infeasible", [], time.perf_counter() - t0)
     if st not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return ExactResult("timeout", [], time.perf_counter() - t0)
-    first = [bool(solver.Value(v)) for v in x]
+    first = [bool(solver.value(v)) for v in x]
     # Uniqueness: forbid this exact answer and ask again.
-    model.AddBoolOr([v.Not() if on else v for v, on in zip(x, first, strict=True)])
+    model.add_bool_or([v.negated() if on else v for v, on in zip(x, first, strict=True)])
     left = time_limit_s - (time.perf_counter() - t0)
     if left <= 0:
         return ExactResult("timeout", [first], time.perf_counter() - t0)
     solver = cp_solver(left, seed, workers)
-    st = solver.Solve(model)
+    st = solver.solve(model)
     wall = time.perf_counter() - t0
     if st == cp_model.INFEASIBLE:
         return ExactResult("unique", [first], wall)
     if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return ExactResult("multiple", [first, [bool(solver.Value(v)) for v in x]], wall)
+        return ExactResult("multiple", [first, [bool(solver.value(v)) for v in x]], wall)
     return ExactResult("timeout", [first], wall)
 
 
@@ -181,14 +181,14 @@ class IterativeExactModel:
 
         self.puzzle = puzzle
         self.model = cp_model.CpModel()
-        self.x = [self.model.NewBoolVar(f"x{e}") for e in range(puzzle.num_edges)]
+        self.x = [self.model.new_bool_var(f"x{e}") for e in range(puzzle.num_edges)]
         self.vars = list(self.x)  # the edges, then any face variables: the rows' labels
         for c in description_rows(puzzle, self.add_face_vars, faces):
             self.add_constraint(c)
 
     def add_face_vars(self, count: int) -> list[int]:
         first = len(self.vars)
-        self.vars += [self.model.NewBoolVar(f"c{f}") for f in range(count)]
+        self.vars += [self.model.new_bool_var(f"c{f}") for f in range(count)]
         return list(range(first, first + count))
 
     def add_constraint(self, c: Constraint) -> None:
@@ -201,19 +201,19 @@ class IterativeExactModel:
         hint: Sequence[bool] | None = None,
         workers: int = 1,
     ) -> tuple[str, list[bool] | None]:
-        self.model.ClearHints()
+        self.model.clear_hints()
         if hint is not None:
-            # Written to the proto in one call: AddHint per variable cost 20 ms an iteration
+            # Written to the proto in one call: add_hint per variable cost 20 ms an iteration
             # at 20x36, more than the solve.
             if len(hint) != len(self.x):
                 raise ValueError(f"a hint of {len(hint)} edges for {len(self.x)} edges")
-            self.model.proto.solution_hint.vars.extend(v.Index() for v in self.x)
+            self.model.proto.solution_hint.vars.extend(v.index for v in self.x)
             self.model.proto.solution_hint.values.extend(int(bool(on)) for on in hint)
         solver = cp_solver(time_limit_s, seed, workers)
-        st = solver.Solve(self.model)
+        st = solver.solve(self.model)
         if st in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             values = solver.response_proto.solution  # by variable index, one read
-            return "feasible", [bool(values[v.Index()]) for v in self.x]
+            return "feasible", [bool(values[v.index]) for v in self.x]
         if st == cp_model.INFEASIBLE:
             return "infeasible", None
         return "timeout", None

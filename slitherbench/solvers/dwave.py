@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 import dimod
 from dimod.generators import and_gate
@@ -95,7 +95,8 @@ class ReducedCopy:
             self.bqm.update(gate)
             self.reduction[(u, v)] = product
             self.gated.add(product)
-        self._add_terms([(tuple(t), c) for t, c in terms])
+        # dimod types the coefficients as numbers.Number; they are the model's own floats.
+        self._add_terms([(tuple(t), cast(float, c)) for t, c in terms])
 
     def _add_terms(self, terms: list[tuple[tuple[Any, ...], float]]) -> None:
         self.constant += sum(c for term, c in terms if not term)
@@ -106,7 +107,7 @@ class DwaveBackend(Backend):
     """Samples read by read, stopping at the first energy-0 sample or when time runs out."""
 
     takes = frozenset({Capability.QUADRATIC, Capability.POLYNOMIAL})
-    packages = ("dimod", "dwave-samplers")
+    packages: ClassVar[tuple[str, ...]] = ("dimod", "dwave-samplers")
     imports: ClassVar[tuple[str, ...]] = ("dwave.samplers",)
     sampler_path: ClassVar[str]
 

@@ -41,7 +41,7 @@ class ExactBackend(ConstraintBackend):
 
     def require_an_edge(self) -> None:
         assert self._cp is not None, "start() was not called"
-        self._cp.model.AddBoolOr(self._cp.x)
+        self._cp.model.add_bool_or(self._cp.x)
 
     def solve_edges(
         self, time_limit_s: float, seed: int, hint: Sequence[bool] | None
@@ -54,7 +54,7 @@ class ExactBackend(ConstraintBackend):
     def solve_direct(
         self, puzzle: Puzzle, time_limit_s: float, seed: int, cut: str = "region"
     ) -> tuple[str, list[bool] | None, dict[str, Any]]:
-        """Direct mode: the reference circuit model (one loop by ``AddCircuit``), one solve.
+        """Direct mode: the reference circuit model (one loop by ``add_circuit``), one solve.
         A puzzle variant (Colorlink: one loop per colour) and a model on face variables take
         the lazy loop instead (the circuit is a model on edges)."""
         if puzzle.variant or self._faces:

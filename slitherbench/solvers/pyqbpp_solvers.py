@@ -46,6 +46,7 @@ class PyqbppBackend(Backend):
         self.session.sync(model)
 
     def make_solver(self, expr: Any) -> Any:
+        assert self.session is not None, "start() was not called"
         return getattr(self.session.qbpp, self.solver_class)(expr)
 
     def search_params(self, seed: int, time_limit_s: float) -> dict[str, Any]:

@@ -29,7 +29,7 @@ def _seeded_sampler(num_sweeps: int, rngs: dict[float, random.Random], calls: li
 
     lock = threading.Lock()
 
-    class SeededFixedTemperatureSampler(FixedTemperatureSampler):  # type: ignore[misc]
+    class SeededFixedTemperatureSampler(FixedTemperatureSampler):
         """Hybrid's fixed-temperature step seeded from its replica's own generator (replicas
         run in threads; a shared one would hand out seeds in thread order), counted in
         ``calls`` for the effort in sweeps."""

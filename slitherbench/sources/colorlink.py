@@ -141,8 +141,9 @@ def crossings(board: Board, answer: ColorAnswer) -> list[int]:
     for p, edges in enumerate(board.point_edges):
         by_colour: dict[str, list[int]] = {}
         for e in edges:
-            if answer.edges[e] is not None:
-                by_colour.setdefault(answer.edges[e], []).append(e)
+            colour = answer.edges[e]
+            if colour is not None:
+                by_colour.setdefault(colour, []).append(e)
         if len(by_colour) < 2:
             continue
         around = sorted(edges, key=lambda e: _angle(board, p, e))

@@ -89,8 +89,8 @@ def random_loop(
 
 def _has_other_answer(puzzle: Puzzle, answer: list[bool], time_limit_s: float) -> bool:
     model, x = build_circuit_model(puzzle)
-    model.AddBoolOr([v.Not() if on else v for v, on in zip(x, answer, strict=True)])
-    st = cp_solver(time_limit_s, seed=0, workers=1).Solve(model)
+    model.add_bool_or([v.negated() if on else v for v, on in zip(x, answer, strict=True)])
+    st = cp_solver(time_limit_s, seed=0, workers=1).solve(model)
     # Out of time counts as "maybe another answer": keep the clue, never risk non-uniqueness.
     return st != cp_model.INFEASIBLE
 

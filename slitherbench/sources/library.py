@@ -8,6 +8,7 @@ unique solution. ``reference10`` is the 10x10 board of the QUBO++ Slitherlink pa
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -102,7 +103,7 @@ def _loopy_first_of_each_size() -> list[Puzzle]:
 
 # Suites: name -> function returning the puzzles. "small" fits pyqbpp's free 100-variable
 # limit for the cons form (4x4: 40 edges, 5x5: 60, 6x6: 84).
-SUITES = {
+SUITES: dict[str, Callable[[], list[Puzzle]]] = {
     "reference10": lambda: [reference10()],
     "tiny": lambda: [generated(3, 3, 1), generated(4, 4, 1)],
     "small": lambda: (

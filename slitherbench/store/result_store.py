@@ -284,12 +284,12 @@ class ResultStore:
             tables = [_read_ids(f) for f in files]
             if all(f.exists() or t is not None for f, t in zip(files, tables, strict=True)):
                 break
-        tables = [t for t in tables if t is not None and t.num_rows]
-        if not tables:
+        filled = [t for t in tables if t is not None and t.num_rows]
+        if not filled:
             return pd.Series(dtype="int64")
         ids = pa.concat_tables(  # plain columns: files differ in string type and metadata
             pa.table({"write_id": t["write_id"].cast(pa.string()), "iteration": t["iteration"]})
-            for t in tables
+            for t in filled
         )
         counts = ids.group_by("write_id").aggregate([("iteration", "count_distinct")])
         return pd.Series(

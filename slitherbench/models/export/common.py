@@ -38,7 +38,7 @@ def label_variables(model: Model) -> list[dict[str, Any]]:
     """The polynomial files' variables, in file order: index, model label, name, role, and
     what it stands for (an edge's points, a face, the constraint an auxiliary serves)."""
     p = model.puzzle
-    owner = {}
+    owner: dict[Any, str] = {}  # auxiliary label -> what it serves
     for piece in model.pieces:
         c = piece.constraint
         if c.kind == "degree":

@@ -78,20 +78,20 @@ def read(path: Path) -> PolynomialFile:
             raise ExportError(f"{path.name}: problem type {kind}; this reader takes QBN and QBB")
         n, k = int(f[3]), 4
         names = [f"v{i}" for i in range(1, n + 1)]
-        terms: dict[tuple[str, ...], float] = {}
+        terms: dict[tuple[int, ...], float] = {}  # by the file's variable indices (from 1)
         nq = int(f[k])
         for line in f[k + 1 : k + 1 + nq]:
-            i, j, c = line.split()
-            i, j = int(i), int(j)
-            key = (i,) if i == j else (max(i, j), min(i, j))
+            row, col, value = line.split()
+            i, j, c = int(row), int(col), float(value)
+            key: tuple[int, ...] = (i,) if i == j else (max(i, j), min(i, j))
             # Q's diagonal entry is halved (1/2 x^T Q x); an off-diagonal one is not
-            terms[key] = terms.get(key, 0.0) + (float(c) / 2 if i == j else float(c))
+            terms[key] = terms.get(key, 0.0) + (c / 2 if i == j else c)
         k += 1 + nq
         default_b, nb = float(f[k]), int(f[k + 1])
         b = dict.fromkeys(range(1, n + 1), default_b)
         for line in f[k + 2 : k + 2 + nb]:
-            i, c = line.split()
-            b[int(i)] = float(c)
+            index, value = line.split()
+            b[int(index)] = float(value)
         k += 2 + nb
         constant = float(f[k])
         k += 2  # the constant, infinity
@@ -99,8 +99,8 @@ def read(path: Path) -> PolynomialFile:
         k += 2 + int(f[k + 1])  # bound duals: default, count, entries
         if k < len(f):
             for line in f[k + 1 : k + 1 + int(f[k])]:
-                i, name = line.split(maxsplit=1)
-                names[int(i) - 1] = name.strip()
+                index, name = line.split(maxsplit=1)
+                names[int(index) - 1] = name.strip()
     except (IndexError, ValueError) as exc:
         raise ExportError(f"{path.name}: not a QPLIB QBN file ({exc})") from None
     poly: dict[tuple[str, ...], float] = {(): constant} if constant else {}

@@ -109,7 +109,7 @@ def faces_around(board: Board, p: int) -> list[int]:
         board.point_edges[p],
         key=lambda e: math.atan2(*_delta(board, p, e, x0, y0)),
     )
-    wedges = []
+    wedges: list[int] = []
     for k, e in enumerate(edges):
         nxt = edges[(k + 1) % len(edges)]
         common = set(board.edge_faces[e]) & set(board.edge_faces[nxt])

@@ -197,7 +197,7 @@ def rule_problem(names: tuple[str, ...], board: Board) -> str | None:
     return None
 
 
-def normal_rules(names: tuple[str, ...] | list[str] | str | None) -> tuple[str, ...]:
+def normal_rules(names: Sequence[str] | str | None) -> tuple[str, ...]:
     """Rules as the puzzle keeps them: a sorted tuple of distinct names (a string is one or
     more names separated by commas), so equal rule sets give equal puzzles and keys."""
     if not names:
