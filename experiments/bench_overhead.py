@@ -36,7 +36,7 @@ import pandas as pd
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from slitherbench.analysis import benchmark_page, render
+from slitherbench.analysis import benchmark_page, render  # noqa: E402
 from slitherbench.models.formulations import ConsFormulation  # noqa: E402
 from slitherbench.run.runner import run_trial  # noqa: E402
 from slitherbench.solvers.exact import ExactBackend  # noqa: E402
