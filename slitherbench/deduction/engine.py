@@ -64,6 +64,8 @@ class Engine:
     """One puzzle's deduction state. ``propagate`` runs the rules to a fixpoint;
     ``lookahead1``/``lookahead2`` probe; every public entry raises :class:`Contradiction`."""
 
+    NEAR_RINGS = 1  # how far from a level-2 probe's changes its inner look-ahead 1 probes
+
     def __init__(
         self,
         puzzle: Any,
@@ -183,17 +185,13 @@ class Engine:
             self.uniq += 1
         self.unknown -= 1
         self.on_total += v
-        for p in (a, b):
-            if tr is not None:
-                tr.append((pon, p, pon[p]))
-                tr.append((punk, p, punk[p]))
-            punk[p] -= 1
-            pon[p] += v
+        # the counts are undone from the edge itself (_undo): no trail entries for them
+        punk[a] -= 1
+        punk[b] -= 1
+        pon[a] += v
+        pon[b] += v
         fon, funk, clue = self.fon, self.funk, self.clue
         for f in t.edge_real_faces[e]:
-            if tr is not None:
-                tr.append((fon, f, fon[f]))
-                tr.append((funk, f, funk[f]))
             funk[f] -= 1
             if v:
                 fon[f] += 1
@@ -233,10 +231,6 @@ class Engine:
                     self.queue.append((e, o, "point-degree", False))
 
     def _update_cut(self, k: int, v: int) -> None:
-        tr = self.trail
-        if tr is not None:
-            tr.append((self.cut_on, k, self.cut_on[k]))
-            tr.append((self.cut_unk, k, self.cut_unk[k]))
         self.cut_unk[k] -= 1
         self.cut_on[k] += v
         size = len(self.cut_edges[k])
@@ -548,15 +542,40 @@ class Engine:
             self.uniq,
         )
 
-    def _undo(self, mark: tuple) -> None:
+    def _undo(self, mark: tuple, implied: set[int] | None = None) -> None:
+        """Back to ``mark``. Counts are undone from the edges (each edge's points, faces and
+        cuts), the rest from the trail; ``implied`` collects each undone edge value (as
+        ``2 * edge + value``)."""
         tr = self.trail
         n = mark[0]
-        while len(tr) > n:
-            arr, i, old = tr.pop()
-            if i < 0:
+        edge = self.edge
+        t = self.t
+        pon, punk, fon, funk = self.pon, self.punk, self.fon, self.funk
+        cut_on, cut_unk, edge_cuts = self.cut_on, self.cut_unk, self.edge_cuts
+        for arr, i, old in reversed(tr[n:]):
+            if arr is edge:
+                v = edge[i]
+                if implied is not None:
+                    implied.add(2 * i + v)
+                a, b = t.edge_points[i]
+                punk[a] += 1
+                punk[b] += 1
+                for f in t.edge_real_faces[i]:
+                    funk[f] += 1
+                if v:
+                    pon[a] -= 1
+                    pon[b] -= 1
+                    for f in t.edge_real_faces[i]:
+                        fon[f] -= 1
+                for k in edge_cuts[i]:
+                    cut_unk[k] += 1
+                    cut_on[k] -= v
+                edge[i] = -1
+            elif i < 0:
                 del arr[old:]
             else:
                 arr[i] = old
+        del tr[n:]
         self.on_total, self.unknown, self.deficit = mark[1], mark[2], mark[3]
         del self.candidates[mark[4] :]
         self.uniq = mark[5]
@@ -569,34 +588,48 @@ class Engine:
             self.nogood_flag[k] = False
         self.dirty_nogoods.clear()
 
-    def _probe(self, e: int, v: int, inner: bool) -> tuple[bool, bool]:
+    def _probe(
+        self, e: int, v: int, inner: bool, implied: set[int] | None = None
+    ) -> tuple[bool, bool]:
         """Whether setting edge e to v (and propagating; ``inner``: and look-ahead 1 near
-        what changed) ends in a contradiction, and whether that used uniqueness."""
+        what changed) ends in a contradiction, and whether that used uniqueness. A probe that
+        holds adds the edge values it implied to ``implied``."""
         mark = self._mark()
         self.depth += 1
         try:
             self.apply(e, v, "probe")
-            if inner:
-                self.lookahead1(self._near(mark[0]))
+            # look-ahead 1 near what changed, the neighbourhood growing with its own moves
+            while inner and self.lookahead1(self._near(mark[0])):
+                pass
             failed = False
         except Contradiction:
             failed = True
         used = self.uniq > mark[5]
-        self._undo(mark)
+        self._undo(mark, None if failed else implied)
         self.depth -= 1
         return failed, used
 
     def _near(self, start: int) -> list[int]:
-        """Unknown edges beside (sharing a point or a face with) an edge set since trail
-        position ``start``."""
-        t, edge = self.t, self.edge
+        """Unknown edges within :attr:`NEAR_RINGS` steps (sharing a point or a face) of an
+        edge set since trail position ``start``, or of a line segment's end that moved since
+        (the loop rule reaches from one end of a segment to the other)."""
+        t, edge, other = self.t, self.edge, self.other_end
         seen: set[int] = set()
         for arr, i, _ in self.trail[start:]:
             if arr is edge:
+                seen.add(i)
+            elif arr is other:
+                seen.update(t.point_edges[i])
+        ring = seen
+        for _ in range(self.NEAR_RINGS):
+            grown: set[int] = set()
+            for i in ring:
                 for p in t.edge_points[i]:
-                    seen.update(t.point_edges[p])
+                    grown.update(t.point_edges[p])
                 for f in t.edge_real_faces[i]:
-                    seen.update(t.face_edges[f])
+                    grown.update(t.face_edges[f])
+            ring = grown - seen
+            seen |= grown
         return sorted(e for e in seen if edge[e] == -1)
 
     def lookahead1(self, edges: Sequence[int] | None = None) -> bool:
@@ -607,11 +640,16 @@ class Engine:
         changed = True
         while changed:
             changed = False
+            # A value implied by a probe that held in this pass needs no probe of its own:
+            # were it to fail, so would that probe (propagation only grows with more fixed).
+            implied: set[int] = set()
             for e in todo:
                 if self.edge[e] != -1:
                     continue
                 for v in (1, 0):
-                    failed, used = self._probe(e, v, inner=False)
+                    if 2 * e + v in implied:
+                        continue
+                    failed, used = self._probe(e, v, False, implied)
                     if failed:
                         self.apply(e, 1 - v, "lookahead1", used)
                         if self.depth == 0:
