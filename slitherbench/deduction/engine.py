@@ -10,7 +10,7 @@ relative to the class are one list read each.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -36,9 +36,7 @@ class Tables:
         self.point_edges = board.point_edges
         # The outside is node F in the face union-find.
         self.edge_nodes = tuple((f, g if g >= 0 else F) for f, g in board.edge_faces)
-        self.edge_real_faces = tuple(
-            tuple(x for x in pair if x >= 0) for pair in board.edge_faces
-        )
+        self.edge_real_faces = tuple(tuple(x for x in pair if x >= 0) for pair in board.edge_faces)
         sides: list[list[tuple[int, int]]] = [[] for _ in range(F + 1)]
         for e, (f, g) in enumerate(self.edge_nodes):
             sides[f].append((e, g))
@@ -136,7 +134,7 @@ class Engine:
         for p in range(P):
             if self.punk[p] == 1:  # a dead end
                 self.queue.append((t.point_edges[p][0], 0, "point-degree", False))
-        for k, c in enumerate(self.cut_edges):
+        for c in self.cut_edges:
             if len(c) == 1:
                 self.queue.append((c[0], 0, "cut", False))
 
@@ -361,7 +359,9 @@ class Engine:
                 for k in face_nogoods[g]:
                     self._dirty_nogood(k)
                 if self.depth == 0 and g < F:
-                    self.trace.append(("colour", "face", g, par[g] ^ outside_par, self.stage, False))
+                    self.trace.append(
+                        ("colour", "face", g, par[g] ^ outside_par, self.stage, False)
+                    )
 
     def _check_nogood(self, k: int) -> None:
         root, par = self.root, self.par
