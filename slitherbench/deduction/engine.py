@@ -196,6 +196,12 @@ class Engine:
                 c = clue[f]
                 if c is not None and fon[f] == c:
                     self.deficit -= 1
+        # The queue is a stack: the moves pushed last are made first, so the trace names
+        # the most specific rule (point degrees, then the loop, cuts, and face sides last).
+        fa, fb = t.edge_nodes[e]
+        self._union(fa, fb, v)
+        for k in self.edge_cuts[e]:
+            self._update_cut(k, v)
         if v:
             self._join_segments(e, a, b)
         face_flag, dirty_faces = self.face_flag, self.dirty_faces
@@ -205,10 +211,6 @@ class Engine:
                 if not face_flag[f]:
                     face_flag[f] = True
                     dirty_faces.append(f)
-        for k in self.edge_cuts[e]:
-            self._update_cut(k, v)
-        fa, fb = t.edge_nodes[e]
-        self._union(fa, fb, v)
 
     def _check_point(self, p: int) -> None:
         o, u = self.pon[p], self.punk[p]
@@ -359,9 +361,7 @@ class Engine:
                 for k in face_nogoods[g]:
                     self._dirty_nogood(k)
                 if self.depth == 0 and g < F:
-                    self.trace.append(
-                        ("colour", "face", g, par[g] ^ outside_par, self.stage, False)
-                    )
+                    self.trace.append((rule, "face", g, par[g] ^ outside_par, self.stage, False))
 
     def _check_nogood(self, k: int) -> None:
         root, par = self.root, self.par
@@ -406,6 +406,7 @@ class Engine:
                 if edge[e] == -1:
                     q.append((e, v, "clue", False))
             return
+        self._clue_sides(f, r)  # its moves are pushed first, so the corner moves go first
         pon, punk = self.pon, self.punk
         for p, a, b in self.t.face_corners[f]:
             if edge[a] != -1 or edge[b] != -1:
@@ -427,7 +428,6 @@ class Engine:
                 elif r < 2:
                     q.append((a, 0, "corner", False))
                     q.append((b, 0, "corner", False))
-        self._clue_sides(f, r)
 
     def _clue_sides(self, f: int, r: int) -> None:
         """The clue over the sides' classes: neighbours in one class all change side with f
