@@ -113,6 +113,10 @@ class Engine:
             for f, _ in ng:
                 face_nogoods[f].append(k)
         self.face_nogoods = face_nogoods
+        # the clue faces around each point: what a change at the point may wake
+        self.point_clue_faces = tuple(
+            tuple(f for f in faces if self.clue[f] is not None) for faces in t.point_faces
+        )
         # work
         self.queue: list[tuple[int, int, str, bool]] = []
         self.fqueue: list[tuple[int, int, str]] = []
@@ -207,7 +211,7 @@ class Engine:
         face_flag, dirty_faces = self.face_flag, self.dirty_faces
         for p in (a, b):
             self._check_point(p)
-            for f in t.point_faces[p]:
+            for f in self.point_clue_faces[p]:
                 if not face_flag[f]:
                     face_flag[f] = True
                     dirty_faces.append(f)
@@ -433,18 +437,17 @@ class Engine:
         """The clue over the sides' classes: neighbours in one class all change side with f
         or none do, so each class adds one of two counts; keep the choices that reach r."""
         root, par, edge = self.root, self.par, self.edge
+        open_sides = [(e, h) for e, h in self.t.node_sides[f] if edge[e] == -1]
+        if len({root[h] for _, h in open_sides}) == len(open_sides):
+            return  # every class one side: the plain count rule says all there is
         groups: dict[int, list] = {}
-        for e, h in self.t.node_sides[f]:
-            if edge[e] != -1:
-                continue
+        for e, h in open_sides:
             g = groups.get(root[h])
             if g is None:
                 groups[root[h]] = [1 if par[h] else 0, 0 if par[h] else 1, [(e, h)]]
             else:
                 g[0 if par[h] else 1] += 1
                 g[2].append((e, h))
-        if len(groups) == self.funk[f]:
-            return  # every class one side: the plain count rule says all there is
         fr, pf = root[f], par[f]
         glist = list(groups.items())
         n = len(glist)
