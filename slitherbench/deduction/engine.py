@@ -90,34 +90,17 @@ class Engine:
         self.unknown = E
         self.deficit = sum(1 for c in self.clue if c)  # clue faces with fewer lines than clue
         self.uniq = 0  # moves so far that assumed uniqueness
-        # cuts: sets of edges that are not all on
-        self.cut_edges = [tuple(sorted(set(c))) for c in cuts]
-        for c in self.cut_edges:
-            if not c or not all(0 <= e < E for e in c):
-                raise ValueError(f"a cut names edges outside 0..{E - 1}: {c[:5]}")
-        edge_cuts: list[list[int]] = [[] for _ in range(E)]
-        for k, c in enumerate(self.cut_edges):
-            for e in c:
-                edge_cuts[e].append(k)
-        self.edge_cuts = edge_cuts
-        self.cut_on = [0] * len(self.cut_edges)
-        self.cut_unk = [len(c) for c in self.cut_edges]
-        # rule hooks: face nogoods (sets of (face, colour) that must not all hold)
-        self.nogoods: list[tuple[tuple[int, int], ...]] = []
-        for name in puzzle.rules:
-            found = get_rule(name).face_nogoods(puzzle.board)
-            if found is not None:
-                self.nogoods.extend(tuple(ng) for ng in found)
-        face_nogoods: list[list[int]] = [[] for _ in range(F + 1)]
-        for k, ng in enumerate(self.nogoods):
-            for f, _ in ng:
-                face_nogoods[f].append(k)
-        self.face_nogoods = face_nogoods
+        self._init_cuts(cuts)
+        self._init_rules(puzzle)
         # the clue faces around each point: what a change at the point may wake
         self.point_clue_faces = tuple(
             tuple(f for f in faces if self.clue[f] is not None) for faces in t.point_faces
         )
-        # work
+        self._init_work()
+
+    def _init_work(self) -> None:
+        """The queues, and the first work: every clue face and nogood, every dead end."""
+        t, F, P = self.t, self.t.F, self.t.P
         self.queue: list[tuple[int, int, str, bool]] = []
         self.fqueue: list[tuple[int, int, str]] = []
         self.dirty_faces: list[int] = []
@@ -142,6 +125,42 @@ class Engine:
             if len(c) == 1:
                 self.queue.append((c[0], 0, "cut", False))
 
+    def _init_cuts(self, cuts: Sequence[Collection[int]]) -> None:
+        """Cuts: sets of edges that are not all on, with their counts of on and unknown."""
+        E = self.t.E
+        self.cut_edges = [tuple(sorted(set(c))) for c in cuts]
+        for c in self.cut_edges:
+            if not c or not all(0 <= e < E for e in c):
+                raise ValueError(f"a cut names edges outside 0..{E - 1}: {c[:5]}")
+        edge_cuts: list[list[int]] = [[] for _ in range(E)]
+        for k, c in enumerate(self.cut_edges):
+            for e in c:
+                edge_cuts[e].append(k)
+        self.edge_cuts = edge_cuts
+        self.cut_on = [0] * len(self.cut_edges)
+        self.cut_unk = [len(c) for c in self.cut_edges]
+
+    def _init_rules(self, puzzle: Any) -> None:
+        """The rule hooks' face nogoods: sets of (face, side) that must not all hold."""
+        F = self.t.F
+        self.nogoods: list[tuple[tuple[int, int], ...]] = []
+        for name in puzzle.rules:
+            found = get_rule(name).face_nogoods(puzzle.board)
+            if found is None:
+                continue
+            for ng in found:
+                ng = tuple((int(f), int(v)) for f, v in ng)
+                if not ng or not all(0 <= f < F and v in (0, 1) for f, v in ng):
+                    raise ValueError(
+                        f"rule {name}: a face nogood {ng[:4]} names no faces 0..{F - 1}"
+                    )
+                self.nogoods.append(ng)
+        face_nogoods: list[list[int]] = [[] for _ in range(F + 1)]
+        for k, ng in enumerate(self.nogoods):
+            for f, _ in ng:
+                face_nogoods[f].append(k)
+        self.face_nogoods = face_nogoods
+
     # -- small helpers ---------------------------------------------------------------------
     def _dirty_face(self, f: int) -> None:
         if not self.face_flag[f]:
@@ -152,9 +171,6 @@ class Engine:
         if not self.nogood_flag[k]:
             self.nogood_flag[k] = True
             self.dirty_nogoods.append(k)
-
-    def _push(self, e: int, v: int, rule: str, unique: bool = False) -> None:
-        self.queue.append((e, v, rule, unique))
 
     def face_value(self, f: int) -> int:
         F = self.t.F
