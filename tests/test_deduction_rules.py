@@ -12,6 +12,7 @@ from slitherbench.boards import loopy_board
 from slitherbench.deduction import deduce, grade
 from slitherbench.library import loopy_dev
 from slitherbench.puzzle import Puzzle
+from slitherbench.rules import Rule, register_rule, unregister_rule
 
 
 def rules_of(found) -> set[str]:
@@ -239,3 +240,46 @@ def test_grade_and_shares() -> None:
     assert g.level == "lookahead1" and 0 < g.shares["rules"] < 1 == g.shares["lookahead1"]
     with pytest.raises(ValueError, match="no answer"):
         grade(Puzzle.from_rows(["1"]))
+
+
+class FirstFaceOutside(Rule):
+    """A test rule: face 0 is never inside the loop (checker hook and deduction hook)."""
+
+    name = "first_face_outside_test"
+    summary = "face 0 lies outside the loop"
+
+    def problems(self, puzzle, edges) -> list[str]:
+        return ["face 0 inside"] if puzzle.board.inside(edges)[0] else []
+
+    def face_nogoods(self, board):
+        return [((0, 1),)]
+
+
+class FirstFaceOutsideUnhooked(FirstFaceOutside):
+    name = "first_face_outside_unhooked_test"
+
+    def face_nogoods(self, board):
+        return None
+
+
+@pytest.fixture
+def test_rules():
+    register_rule(FirstFaceOutside)
+    register_rule(FirstFaceOutsideUnhooked)
+    yield
+    unregister_rule(FirstFaceOutside.name)
+    unregister_rule(FirstFaceOutsideUnhooked.name)
+
+
+def test_a_rule_takes_part_through_its_hook_alone(test_rules) -> None:
+    hexes = loopy_board("honeycomb", 3, 3)
+    rim = [e for e in hexes.face_edges[0] if -1 in hexes.edge_faces[e]]
+    hooked = deduce(Puzzle.on_board(hexes, [None] * 9, rules=(FirstFaceOutside.name,)))
+    assert hooked.faces[0] == 0 and rim and all(hooked.edges[e] == 0 for e in rim)
+    assert "rule" in rules_of(hooked)
+    plain = Puzzle.on_board(hexes, [None] * 9, rules=(FirstFaceOutsideUnhooked.name,))
+    assert deduce(plain).num_fixed == 0  # no hook: no moves, though the checker judges it
+    # every side of face 0 on: face 0 inside, which only the unhooked rule's checker rejects
+    ring = {e: 1 for e in hexes.face_edges[0]}
+    assert deduce(plain, fixed=ring).contradiction is not None
+    assert deduce(plain.with_rules(()), fixed=ring).solved
