@@ -132,7 +132,11 @@ def deduce(
             shares[stage] = (E - engine.unknown) / E
             if engine.changed_at_stage.get(stage):
                 reached = stage
-            if not engine.unknown:
+            if not engine.unknown:  # solved: the levels above fix nothing more
+                for later in GRADE_LEVELS[
+                    GRADE_LEVELS.index(stage) + 1 : GRADE_LEVELS.index(level) + 1
+                ]:
+                    shares[later] = 1.0
                 break
     except Contradiction as exc:
         problem = str(exc)
@@ -165,8 +169,7 @@ def grade(puzzle: Any) -> Grade:
     if not found.solved:
         return Grade("beyond", found.fixed_share)
     level = found.level if found.level != "none" else "rules"
-    shares = {lv: found.fixed_share.get(lv, 1.0) for lv in GRADE_LEVELS}
-    return Grade(level, shares)
+    return Grade(level, dict(found.fixed_share))
 
 
 # The rule whose moves assume uniqueness, for callers that filter traces.

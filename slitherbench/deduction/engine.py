@@ -219,14 +219,19 @@ class Engine:
         # The queue is a stack: the moves pushed last are made first, so the trace names
         # the most specific rule (point degrees, then the loop, cuts, and face sides last).
         fa, fb = t.edge_nodes[e]
-        self._union(fa, fb, v)
+        root = self.root
+        if root[fa] != root[fb]:
+            self._union(fa, fb, v)
+        elif self.par[fa] ^ self.par[fb] != v:
+            raise Contradiction(f"faces {fa} and {fb} must be on both sides at once (colour)")
         for k in self.edge_cuts[e]:
             self._update_cut(k, v)
         if v:
             self._join_segments(e, a, b)
         face_flag, dirty_faces = self.face_flag, self.dirty_faces
         for p in (a, b):
-            self._check_point(p)
+            if pon[p] >= 2 or punk[p] <= 1:  # otherwise the point forces nothing
+                self._check_point(p)
             for f in self.point_clue_faces[p]:
                 if not face_flag[f]:
                     face_flag[f] = True
