@@ -283,3 +283,11 @@ def test_a_rule_takes_part_through_its_hook_alone(test_rules) -> None:
     ring = {e: 1 for e in hexes.face_edges[0]}
     assert deduce(plain, fixed=ring).contradiction is not None
     assert deduce(plain.with_rules(()), fixed=ring).solved
+
+
+def test_the_package_example_runs() -> None:
+    import doctest
+
+    import slitherbench.deduction
+
+    assert doctest.testmod(slitherbench.deduction).failed == 0

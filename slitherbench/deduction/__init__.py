@@ -28,13 +28,29 @@ and applies forced moves to a fixpoint:
 
 On top of the rules come look-ahead levels: ``lookahead1`` sets one unknown edge to a value,
 propagates, and rejects the value on a contradiction; ``lookahead2`` also runs look-ahead 1
-inside each probe (on the unknown edges beside what the probe changed). Neither ever
-guesses. :func:`grade` names the lowest level that solves a board, never relying on
-uniqueness. Colorlink puzzles (``puzzle.variant``) are not covered: a one-line error.
+inside each probe, on the unknown edges beside what the probe changed and beside the ends of
+the line segments it moved (the set grows with the inner moves). Neither ever guesses; each
+level runs to its fixpoint, and a level-2 move is followed by look-ahead 1 again.
+:func:`grade` names the lowest level that solves a board, never relying on uniqueness.
+Colorlink puzzles (``puzzle.variant``) are not covered: a one-line error.
 
-This package imports only the puzzles layer (:mod:`slitherbench.boards`,
-:mod:`slitherbench.puzzle`, :mod:`slitherbench.rules`, :mod:`slitherbench.check`); never a
-solver, formulation, the runner or the store, so any of them may call it.
+The trace names each move's rule (the first rule that made it: several may force one edge)
+and level. For a presolve, deduce with the cuts so far and substitute the fixed edges:
+
+>>> from slitherbench.puzzle import Puzzle
+>>> p = Puzzle.from_rows(["3..", "...", "..1"])
+>>> found = deduce(p, "lookahead1", cuts=[])
+>>> found.level, found.solved, found.used_uniqueness
+('rules', False, False)
+>>> [found.edges[e] for e in p.face_edges[0]]  # a 3 in a corner: its two rim sides are on
+[1, -1, -1, 1]
+
+Modules: :mod:`.engine` (the state, the rules, the probes); this module (the results and
+the two entry points).
+
+Imports: :mod:`slitherbench.puzzles` only (the board model, the puzzle, the rule plugins and
+the checker); never a solver, a formulation or model, the runner or the store, so any of
+them may call it.
 """
 
 from __future__ import annotations
