@@ -657,50 +657,57 @@ class Engine:
         return sorted(e for e in seen if edge[e] == -1)
 
     def lookahead1(self, edges: Sequence[int] | None = None) -> bool:
-        """Probe each unknown edge both ways, to a fixpoint; a value that contradicts is
-        rejected (the other value is applied). Returns whether anything was fixed."""
+        """Probe each unknown edge (of ``edges``; None: all) both ways, to a fixpoint; a value
+        that contradicts is rejected (the other value is applied). The edges are taken in
+        a cycle that ends once every one was probed since the last move. Returns whether
+        anything was fixed."""
+        todo = list(range(self.t.E)) if edges is None else list(edges)
         progress = False
-        todo = range(self.t.E) if edges is None else edges
-        changed = True
-        while changed:
-            changed = False
-            # A value implied by a probe that held in this pass needs no probe of its own:
-            # were it to fail, so would that probe (propagation only grows with more fixed).
-            implied: set[int] = set()
-            for e in todo:
-                if self.edge[e] != -1:
+        # A value implied by a probe that held since the last move needs no probe of its
+        # own: were it to fail, so would that probe (propagation only grows with more fixed).
+        implied: set[int] = set()
+        since, k = 0, 0  # edges taken since the last move; the cycle's position
+        while since < len(todo):
+            e = todo[k]
+            k = (k + 1) % len(todo)
+            since += 1
+            if self.edge[e] != -1:
+                continue
+            for v in (1, 0):
+                if 2 * e + v in implied:
                     continue
-                for v in (1, 0):
-                    if 2 * e + v in implied:
-                        continue
-                    failed, used = self._probe(e, v, False, implied)
-                    if failed:
-                        self.apply(e, 1 - v, "lookahead1", used)
-                        if self.depth == 0:
-                            self.trail.clear()  # nothing below the base to undo
-                        changed = progress = True
-                        break
+                failed, used = self._probe(e, v, False, implied)
+                if failed:
+                    self.apply(e, 1 - v, "lookahead1", used)
+                    if self.depth == 0:
+                        self.trail.clear()  # nothing below the base to undo
+                    progress = True
+                    implied.clear()
+                    since = 0
+                    break
         return progress
 
     def lookahead2(self) -> bool:
-        """Probe each unknown edge both ways with look-ahead 1 inside each probe (on the
-        unknown edges beside what the probe changed); each rejection is followed by
+        """Probe each unknown edge both ways with look-ahead 1 inside each probe (see
+        :meth:`_near`), in a cycle as :meth:`lookahead1` does; each rejection is followed by
         look-ahead 1 on the whole board. Returns whether anything was fixed."""
+        E = self.t.E
         progress = False
-        changed = True
-        while changed:
-            changed = False
-            for e in range(self.t.E):
-                if self.edge[e] != -1:
-                    continue
-                for v in (1, 0):
-                    failed, used = self._probe(e, v, inner=True)
-                    if failed:
-                        self.apply(e, 1 - v, "lookahead2", used)
-                        self.trail.clear()
-                        saved, self.stage = self.stage, "lookahead2"
-                        self.lookahead1()
-                        self.stage = saved
-                        changed = progress = True
-                        break
+        since, e = 0, 0
+        while since < E:
+            e = (e + 1) % E
+            since += 1
+            if self.edge[e] != -1:
+                continue
+            for v in (1, 0):
+                failed, used = self._probe(e, v, inner=True)
+                if failed:
+                    self.apply(e, 1 - v, "lookahead2", used)
+                    self.trail.clear()
+                    saved, self.stage = self.stage, "lookahead2"
+                    self.lookahead1()
+                    self.stage = saved
+                    progress = True
+                    since = 0
+                    break
         return progress
