@@ -23,7 +23,10 @@ A rule's hooks (each documented on :class:`Rule`):
   a rule without it is refused when it is registered, in one line, so no answer can be
   recorded ``solved`` under a rule the checker does not judge;
 * :meth:`Rule.may_join` and :attr:`Rule.region_fill`: how the generator's random region
-  keeps the rule as it grows (a quick test per face; the checker judges the region too).
+  keeps the rule as it grows (a quick test per face; the checker judges the region too);
+* :meth:`Rule.face_nogoods` (optional): the rule as sets of face sides that must not all
+  hold, for the deduction engine (:mod:`slitherbench.deduction`); a rule without it takes
+  no part in deduction.
 
 Cuts and the stopping test take no hook: a loop cut or a region cut forbids only edge sets
 that are no answer, whatever the rules, and the stopping test ("one loop that keeps every
@@ -99,6 +102,13 @@ class Rule:
         keep the rule, or could keep it later. A quick filter only: every region grown is
         judged by :meth:`problems` as well."""
         return True
+
+    def face_nogoods(self, board: Board) -> Sequence[Sequence[tuple[int, int]]] | None:
+        """The rule for the deduction engine: sets of ``(face, side)`` pairs (1 inside the
+        loop, 0 outside) that must never all hold on ``board``. None (the default): the rule
+        gives the engine no moves (an answer that breaks it is still rejected by
+        :meth:`problems`)."""
+        return None
 
 
 def _refusal(cls: type) -> str | None:

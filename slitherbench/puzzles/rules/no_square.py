@@ -80,6 +80,10 @@ class NoSquare(Rule):
             if inside[r][c] and inside[r][c + 1] and inside[r + 1][c] and inside[r + 1][c + 1]
         ]
 
+    def face_nogoods(self, board: Board) -> list[tuple[tuple[int, int], ...]]:
+        # a 2x2 block never has all four cells inside
+        return [tuple((f, 1) for f in block) for block in no_square_blocks(board)]
+
     def may_join(self, board: Board, inside: Sequence[bool], face: int) -> bool:
         # a face that would fill a 2x2 block never joins
         return not any(

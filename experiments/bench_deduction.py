@@ -1,0 +1,133 @@
+"""Benchmark: how fast the deduction engine reaches its fixpoints.
+
+Targets: a 30x40 board to its rules fixpoint in <= 10 ms, and through look-ahead 1 in
+<= 50 ms (the generated 30x40 boards of suite ``targets``, judged on the median over boards
+and repeats; the maximum is printed beside it). Also timed: the corpus's largest boards
+(Loopy 20x36 and 14x24, every difficulty), look-ahead 2 with ``--lookahead2`` (seconds per
+30x40 board), and the one-off cost of a board's adjacency tables (the first call on a board;
+the timed calls reuse them, as a run that deduces after every cut does). Wall time and the
+process's CPU time are both printed: on a shared machine the wall time also counts the
+time other processes held the cores (the load average is printed at the end).
+
+    python experiments/bench_deduction.py [--repeats 5] [--lookahead2]
+    python experiments/bench_deduction.py --quick     # one 5x5 board, one repeat, seconds
+
+Prints per group of boards and level the median and maximum milliseconds, the share of
+edges fixed, and for the targets met or missed (by how much).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+
+from slitherbench.deduction import deduce
+from slitherbench.deduction.engine import tables
+from slitherbench.sources.library import loopy_dev, shipped
+
+TARGETS_MS = {"rules": 10.0, "lookahead1": 50.0}
+TARGET_GROUP = "generated 30x40"
+
+
+def boards(quick: bool) -> dict[str, list]:
+    if quick:
+        return {"Loopy 5x5": [next(p for p in loopy_dev() if p.size_label == "5x5")]}
+    largest = {"20x36", "14x24"}
+    return {
+        TARGET_GROUP: [p for p in shipped("targets") if p.size_label == "30x40"],
+        **{
+            f"Loopy {size}": [p for p in loopy_dev() if p.size_label == size]
+            for size in sorted(largest, reverse=True)
+        },
+    }
+
+
+def time_ms(puzzle, level: str) -> tuple[float, float, float]:
+    """Wall and CPU milliseconds of one call, and the share of edges fixed."""
+    start, cpu = time.perf_counter(), time.process_time()
+    found = deduce(puzzle, level)
+    elapsed = (time.perf_counter() - start) * 1000
+    cpu_ms = (time.process_time() - cpu) * 1000
+    if found.contradiction is not None:
+        raise SystemExit(f"{puzzle.name}: a contradiction on a board with an answer")
+    answer = puzzle.meta.get("answer")
+    if answer is not None and any(v not in (-1, int(answer[e])) for e, v in enumerate(found.edges)):
+        raise SystemExit(f"{puzzle.name} at {level}: an edge fixed against the answer")
+    return elapsed, cpu_ms, found.fixed_share[level]
+
+
+def verdict(ms: float, target: float) -> str:
+    return "met" if ms <= target else f"missed by {ms - target:.1f} ms ({ms / target:.1f}x)"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="one 5x5 board, one repeat")
+    ap.add_argument("--repeats", type=int, default=5, help="timed calls per board and level")
+    ap.add_argument("--lookahead2", action="store_true", help="also time look-ahead 2 (once)")
+    args = ap.parse_args(argv)
+    if args.repeats < 1:
+        print("--repeats must be at least 1", file=sys.stderr)
+        return 2
+    repeats = 1 if args.quick else args.repeats
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=False
+    ).stdout.strip()
+    print(
+        f"# bench_deduction  {datetime.now(UTC):%Y-%m-%d %H:%M} UTC  commit {commit}  "
+        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}  repeats {repeats}"
+    )
+    levels = ["rules", "lookahead1"] + (["lookahead2"] if args.lookahead2 else [])
+    medians: dict[tuple[str, str], tuple[float, float]] = {}
+    print(
+        f"{'boards':18} {'level':11} {'n':>3} {'median ms':>10} {'max ms':>9} "
+        f"{'CPU ms':>7} {'fixed':>6}"
+    )
+    for group, puzzles in boards(args.quick).items():
+        built = []
+        for p in puzzles:
+            start = time.perf_counter()
+            tables(p.board)
+            built.append((time.perf_counter() - start) * 1000)
+        print(
+            f"{group:18} {'tables':11} {len(built):3d} {statistics.median(built):10.1f} "
+            f"{max(built):9.1f}       -      -"
+        )
+        for level in levels:
+            times, cpus, shares = [], [], []
+            for p in puzzles:
+                for _ in range(1 if level == "lookahead2" else repeats):
+                    ms, cpu_ms, share = time_ms(p, level)
+                    times.append(ms)
+                    cpus.append(cpu_ms)
+                shares.append(share)
+            med, top = statistics.median(times), max(times)
+            medians[(group, level)] = (med, top, statistics.median(cpus))
+            print(
+                f"{group:18} {level:11} {len(times):3d} {med:10.1f} {top:9.1f} "
+                f"{statistics.median(cpus):7.1f} {statistics.median(shares):6.0%}"
+            )
+    if args.quick:
+        print("quick run: the targets (30x40) are not judged")
+        return 0
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average (1 min) at the end: {load:.1f} on {os.cpu_count()} cores")
+    for level, target in TARGETS_MS.items():
+        med, top, cpu = medians[(TARGET_GROUP, level)]
+        print(
+            f"target: {TARGET_GROUP} to its {level} fixpoint <= {target:.0f} ms: median "
+            f"{med:.1f} ms wall (max {top:.1f}), {cpu:.1f} ms CPU: {verdict(med, target)} "
+            f"(on CPU time: {verdict(cpu, target)})"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
