@@ -26,10 +26,13 @@ class Status(StrEnum):
     TIMEOUT = "timeout"
     SKIPPED = "skipped"
     ERROR = "error"
+    # Deduction settled the whole board before any solve (presolve=rules or lookahead): an
+    # answer the checker accepted, never credited to the backend (not a ran trial).
+    PRESOLVED = "presolved"
 
 
 # Outcomes that are a result; skipped and error trials are run again when a run resumes.
-FINAL_STATUSES = frozenset({Status.SOLVED, Status.MAX_ITERATIONS, Status.TIMEOUT})
+FINAL_STATUSES = frozenset({Status.SOLVED, Status.MAX_ITERATIONS, Status.TIMEOUT, Status.PRESOLVED})
 # A cell label's suffix where the run took experiment=tune's settings (``hubo/sa+tuned``): the
 # label is stored in the trial's ``cell`` column, and tables and comparisons read it back.
 TUNED_SUFFIX = "+tuned"
@@ -126,7 +129,9 @@ class Trial:
     seed: int = _col("the trial's seed", 0)
     max_iterations: int = _col("iteration budget", 0)
     time_limit_s: float = _col("time budget", 0.0, "s")
-    status: str = _col("solved, max_iterations, timeout, skipped or error", Status.ERROR.value)
+    status: str = _col(
+        "solved, max_iterations, timeout, skipped, error or presolved", Status.ERROR.value
+    )
     reason: str = _col("why, for every status but solved")
     iterations: int = _col("solves, retries of a non-zero-energy sample included", 0)
     retries: int = _col("solves that did not reach energy 0", 0)
@@ -149,6 +154,20 @@ class Trial:
     mode: str = _col("where the last solve ran: CPU, GPU, ...")
     hint_used: bool = _col("any solve started from the previous solution", False)
     warm_start: str = _col("hint given to later solves: previous, broken or none", "previous")
+    presolve: str = _col(
+        "deduction before each solve: none, rules, lookahead1 or lookahead2", "none"
+    )
+    presolve_s: float = _col("deduction time, summed (inside wall_s and the time limit)", 0.0, "s")
+    presolve_fixed: float = _col(
+        "share of the edges the presolve fixed before the first solve", 0.0
+    )
+    presolve_fixed_final: float = _col(
+        "share of the edges fixed by the last solve (cuts help)", 0.0
+    )
+    unpresolved_variables: int = _col("variables of the first model without the presolve", 0)
+    unpresolved_terms: int = _col("terms of the first model without the presolve", 0)
+    first_variables: int = _col("variables of the first model (after the presolve)", 0)
+    first_terms: int = _col("terms of the first model (after the presolve)", 0)
     sweeps: int = _col("the samplers' own effort (sweeps or SB steps x agents), summed", 0)
     extras: str = _col("backend-specific figures (JSON): flags any, counts max over solves", "{}")
     timestamp: str = _col("when the trial was stored (UTC, ISO 8601)")

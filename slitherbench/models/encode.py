@@ -138,7 +138,9 @@ def clauses(
     extra = [] if guard is None else [-guard]
     if is_stepped_degree(c):
         lits = [e + 1 for e in c.edges]
-        out: list[list[int]] = [[-e, *(f for f in lits if f != e)] for e in lits]  # one on => another on
+        out: list[list[int]] = [
+            [-e, *(f for f in lits if f != e)] for e in lits
+        ]  # one on => another on
         out += [[-v for v in trio] for trio in combinations(lits, 3)]  # never three
         return [[*cl, *extra] for cl in out] if extra else out
     row = linear_row(c)

@@ -27,6 +27,7 @@ from slitherbench.run.plan import (
     hydra_runtime,
     pending,
     plan_jobs,
+    presolve_level,
     puzzles_from_config,
     resolve_cells,
     validate_config,
@@ -51,6 +52,7 @@ def _store_one(store: ResultStore, job: Job, cfg: DictConfig) -> str:
         int(cfg.max_iterations),
         float(cfg.time_limit_s),
         warm_start=str(cfg.get("warm_start", "previous")),
+        presolve=presolve_level(cfg),
     )
     t = result.trial
     t.key, t.experiment, t.config_hash = job.key, str(cfg.experiment_name), job.config_hash

@@ -13,7 +13,7 @@ from omegaconf import DictConfig, OmegaConf
 
 from slitherbench.run.plan import CONF_DIR
 
-GROUPS = ("backend", "experiment", "formulation", "puzzle")
+GROUPS = ("backend", "experiment", "formulation", "presolve", "puzzle")
 # Hydra's command-line flags after which the overrides are not a run's (help, config dumps,
 # another config): Hydra handles those alone.
 _SPECIAL_FLAGS = (

@@ -25,6 +25,7 @@ from omegaconf.errors import OmegaConfBaseException
 from slitherbench.method.moved import legacy_name
 from slitherbench.method.record import TUNED_SUFFIX, ConfigError
 from slitherbench.models.formulations import Formulation
+from slitherbench.models.presolve import PRESOLVE_LEVELS
 from slitherbench.puzzles.puzzle import Puzzle
 from slitherbench.solvers.base import Backend
 from slitherbench.sources.configured import (  # noqa: F401  (plan's names before the move)
@@ -71,6 +72,8 @@ class Cell:
         # Added later: only a non-default value enters the hash (older stores keep theirs).
         if cfg.get("warm_start", "previous") != "previous":
             settings["warm_start"] = cfg.warm_start
+        if presolve_level(cfg) != "none":
+            settings["presolve"] = presolve_level(cfg)
         blob = json.dumps(settings, sort_keys=True, default=str)
         return hashlib.sha1(blob.encode()).hexdigest()[:12]
 
@@ -286,8 +289,18 @@ def validate_config(cfg: DictConfig) -> None:
         for name, allowed in CHOICES.items()
         if cfg.get(name, allowed[0]) not in allowed
     ]
+    if presolve_level(cfg) not in PRESOLVE_LEVELS:
+        problems.append(
+            f"presolve.level must be one of {', '.join(PRESOLVE_LEVELS)}, got {presolve_level(cfg)!r}"
+        )
     if problems:
         raise ConfigError("\nerror: ".join(problems))
+
+
+def presolve_level(cfg: DictConfig) -> str:
+    """The ``presolve`` group's level (none where the config has no such group)."""
+    node = cfg.get("presolve")
+    return str(node.get("level", "none")) if isinstance(node, DictConfig) else "none"
 
 
 # -- puzzles -------------------------------------------------------------------------------

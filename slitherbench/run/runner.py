@@ -22,10 +22,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from slitherbench.deduction import deduce
 from slitherbench.method.elimination import Elimination, Step
 from slitherbench.method.record import Iteration, SolveResult, Status, Trial, merge_extras
 from slitherbench.models.formulations import Formulation, FormUnavailable, Model
 from slitherbench.models.model_size import iteration_columns
+from slitherbench.models.presolve import PRESOLVE_LEVELS, PresolveContradiction
+from slitherbench.puzzles.check import check_answer
 from slitherbench.puzzles.puzzle import Puzzle, answer_to_bits
 from slitherbench.solvers.base import Backend, BackendUnavailable
 from slitherbench.solvers.child import ChildOutcome, SolveWorker, run_in_child
@@ -156,12 +159,16 @@ def _iterate(
     time_limit_s: float,
     build_s: float,
     warm_start: str = "previous",
+    presolve: str = "none",
 ) -> None:
     """The elimination loop with ``backend`` as its solve step (held to the deadline by
     :func:`solve_within`); the first row carries ``build_s``, the model and backend set-up."""
     model = loop.model
 
     def solve(k: int, left: float, prev_edges: list[bool] | None) -> SolveResult:
+        if presolve != "none" and k > 1:  # the cuts may settle more of the board
+            repeat_presolve(model, presolve, loop.trial)
+            left = deadline - time.perf_counter()
         hint = warm_hint(model, prev_edges, warm_start)
         return solve_within(backend, model, seed=seed + 7919 * k, hint=hint, time_limit_s=left)
 
@@ -277,6 +284,7 @@ def _run_trial_here(
     max_iterations: int,
     time_limit_s: float,
     warm_start: str = "previous",
+    presolve: str = "none",
 ) -> TrialResult:
     reason = backend.unsupported_reason(formulation) or backend.available()
     if not reason:
@@ -286,20 +294,37 @@ def _run_trial_here(
     t_start = time.perf_counter()
     result = TrialResult(new_trial(puzzle, formulation, backend, seed))
     t = result.trial
-    t.warm_start = warm_start
+    t.warm_start, t.presolve = warm_start, presolve
     if reason:
         t.status, t.reason = Status.SKIPPED, reason
         return result
     model: Model | None = None
     loop: _Loop | None = None
     try:
+        fixed = None
+        if presolve != "none":
+            fixed = _presolve(puzzle, presolve, t)
+            if t.status == Status.PRESOLVED:
+                t.wall_s = time.perf_counter() - t_start
+                return result
         t0 = time.perf_counter()
-        model = Model.build(puzzle, formulation)
+        model = Model.build(puzzle, formulation, fixed)
         loop = _Loop(puzzle, model, result)
         backend.start(model)
         t.build_s = time.perf_counter() - t0  # the model and the backend's copy of it
+        t.first_variables, t.first_terms = model.num_variables, model.num_terms
         deadline = t_start + time_limit_s
-        _iterate(loop, backend, seed, max_iterations, deadline, time_limit_s, t.build_s, warm_start)
+        _iterate(
+            loop,
+            backend,
+            seed,
+            max_iterations,
+            deadline,
+            time_limit_s,
+            t.build_s,
+            warm_start,
+            presolve,
+        )
     except Exception as exc:
         _fail(t, exc)
         if loop is not None and getattr(exc, "extras", None):
@@ -316,7 +341,49 @@ def _run_trial_here(
         t.extras = json.dumps(loop.extras, sort_keys=True)
     t.wall_s = time.perf_counter() - t_start
     t.overhead_s = max(0.0, t.wall_s - t.solve_s)
+    if presolve != "none" and model is not None:  # outside the trial's time: a comparison
+        unpresolved = Model.build(puzzle, formulation)
+        t.unpresolved_variables, t.unpresolved_terms = (
+            unpresolved.num_variables,
+            unpresolved.num_terms,
+        )
     return result
+
+
+def _presolve(puzzle: Puzzle, level: str, t: Trial) -> dict[int, int] | None:
+    """Deduction before the first solve (never assuming the answer is unique): the edges it
+    fixes, or None with the trial closed as ``presolved`` when it settles the whole board
+    (the checker judges that answer; the backend is never asked)."""
+    t0 = time.perf_counter()
+    found = deduce(puzzle, level)
+    t.presolve_s += time.perf_counter() - t0
+    if found.contradiction:
+        raise PresolveContradiction(f"presolve: no answer: {found.contradiction}")
+    fixed = {e: v for e, v in enumerate(found.edges) if v >= 0}
+    t.presolve_fixed = t.presolve_fixed_final = len(fixed) / max(1, puzzle.num_edges)
+    if found.solved:
+        edges = [bool(v) for v in found.edges]
+        problems = check_answer(puzzle, edges)
+        if problems:  # a deduction the checker refuses: an error of the engine, not an answer
+            raise PresolveContradiction(f"presolve: the settled board is no answer: {problems[0]}")
+        t.status, t.reason, t.verified = Status.PRESOLVED, "deduction settled the board", True
+        t.answer = answer_to_bits(edges)
+        t.answer_loop_size = sum(edges)
+        return None
+    return fixed
+
+
+def repeat_presolve(model: Model, level: str, t: Trial) -> None:
+    """Deduction again after the cuts so far (each forbids a loop found): the edges it fixes
+    now join the model as equalities (:meth:`Model.fix`); its time is the trial's."""
+    t0 = time.perf_counter()
+    cuts = [p.constraint.source for p in model.pieces if p.constraint.source]
+    found = deduce(model.puzzle, level, fixed=model.fixed, cuts=cuts)
+    if found.contradiction:
+        raise PresolveContradiction(f"presolve: no answer after the cuts: {found.contradiction}")
+    model.fix({e: v for e, v in enumerate(found.edges) if v >= 0 and e not in model.fixed})
+    t.presolve_s += time.perf_counter() - t0
+    t.presolve_fixed_final = len(model.fixed) / max(1, model.puzzle.num_edges)
 
 
 # -- isolation ---------------------------------------------------------------------------
@@ -359,8 +426,9 @@ def run_in_fresh_process(
     time_limit_s: float,
     warm_start: str = "previous",
     grace_s: float = 60.0,
+    presolve: str = "none",
 ) -> TrialResult:
-    args = (puzzle, formulation, backend, seed, max_iterations, time_limit_s, warm_start)
+    args = (puzzle, formulation, backend, seed, max_iterations, time_limit_s, warm_start, presolve)
     t0 = time.perf_counter()
     out = run_in_child(
         _context(), _trial_in_child, args, time_limit_s + grace_s, daemon=True, join_s=5
@@ -387,16 +455,20 @@ def run_trial(
     time_limit_s: float = 60.0,
     isolate: bool | None = None,
     warm_start: str = "previous",
+    presolve: str = "none",
 ) -> TrialResult:
     """One trial of the iterative method. ``isolate`` defaults to the backend's need;
-    ``warm_start`` picks the hint later solves get (:func:`warm_hint`)."""
+    ``warm_start`` picks the hint later solves get (:func:`warm_hint`); ``presolve``, the
+    deduction level run before the first solve and after every cut (:func:`_presolve`)."""
     if warm_start not in WARM_STARTS:
         raise ValueError(f"warm_start must be one of {', '.join(WARM_STARTS)}, got {warm_start!r}")
+    if presolve not in PRESOLVE_LEVELS:
+        raise ValueError(f"presolve must be one of {', '.join(PRESOLVE_LEVELS)}, got {presolve!r}")
     if isolate is None:
         isolate = backend.needs_fresh_process
-    args = (puzzle, formulation, backend, seed, max_iterations, time_limit_s, warm_start)
+    args = (puzzle, formulation, backend, seed, max_iterations, time_limit_s, warm_start, presolve)
     if isolate:
-        return run_in_fresh_process(*args)
+        return run_in_fresh_process(*args[:7], presolve=presolve)
     result = _run_trial_here(*args)
     result.trial.isolated = False
     result.trial.process_wall_s = result.trial.wall_s

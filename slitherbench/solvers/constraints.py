@@ -33,6 +33,7 @@ from slitherbench.method.elimination import Elimination
 from slitherbench.method.record import Capability, ExactResult, SolveResult
 from slitherbench.models.encode import ConstraintEncoder
 from slitherbench.models.formulations import ConsFormulation, Model
+from slitherbench.models.presolve import fixed_edge
 from slitherbench.puzzles.puzzle import Puzzle
 from slitherbench.solvers.base import Backend
 
@@ -69,6 +70,8 @@ class ConstraintBackend(Backend, ConstraintEncoder):
 
     def start(self, model: Model) -> None:
         self.build(model.puzzle, faces=model.faces)
+        for e, v in sorted(model.fixed.items()):  # a presolve's edges: unit rows or clauses
+            self.add_constraint(fixed_edge(e, v))
         self._synced = len(model.pieces)  # the description; what comes later is added in solve
 
     def solve_direct(

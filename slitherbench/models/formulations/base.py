@@ -37,6 +37,7 @@ from slitherbench.models.formulations.polynomial import (  # noqa: F401  (re-exp
     with_products,
 )
 from slitherbench.models.formulations.variables import VARIABLES, Variables
+from slitherbench.models.presolve import fixed_edge, substitute
 from slitherbench.puzzles.description import (  # noqa: F401  (re-exported)
     AT_MOST_ONE,
     CHANNEL,
@@ -239,18 +240,33 @@ class Model:
     gates: list[Gate] = field(default_factory=list)
     _products: set[int] = field(default_factory=set)
     variables: Variables = field(init=False, repr=False)  # the formulation's, on this puzzle
+    # Edges fixed by a presolve (:mod:`slitherbench.models.presolve`): edge -> 0/1. Those fixed
+    # when the model was built are no variables at all; later ones are equalities.
+    fixed: dict[int, int] = field(default_factory=dict)
+    _substituted: frozenset[int] = frozenset()  # the edges fixed at build: no labels
 
     def __post_init__(self) -> None:
         self.variables = VARIABLES[self.formulation.variables](self.puzzle)
 
     @classmethod
-    def build(cls, puzzle: Puzzle, formulation: Formulation) -> Model:
+    def build(
+        cls, puzzle: Puzzle, formulation: Formulation, fixed: Mapping[int, int] | None = None
+    ) -> Model:
         """The variables' labels first (edges 0..E-1, or faces 0..F-1), a point's auxiliary
-        next (E + p, or F + p); slack bits follow."""
+        next (E + p, or F + p); slack bits follow. ``fixed`` (edge -> 0/1, a presolve's):
+        those edges are substituted into every constraint and are no variables (edge
+        variables only)."""
         m = cls(puzzle, formulation)
         first = m.variables.count
         m.next_label = first + puzzle.num_points
-        m._labels.update(range(first))
+        if fixed:
+            if m.variables.name != "edge":
+                raise FormUnavailable(
+                    f"presolve: {m.variables.name} variables are not presolved (a fixed edge "
+                    "fixes only the XOR of two face variables); use variables=edge or presolve=none"
+                )
+            m.fixed, m._substituted = dict(fixed), frozenset(fixed)
+        m._labels.update(e for e in range(first) if e not in m._substituted)
         rows = m.variables.prepare(base_constraints(puzzle), m.new_labels)
         m._labels.update(m.variables.extra)
         for c in rows:
@@ -309,8 +325,16 @@ class Model:
             return f"z{label}"
         return f"y{label - first}" if label < first + self.puzzle.num_points else f"s{label}"
 
-    def _add(self, c: Constraint) -> Piece:
+    def _add(self, c: Constraint) -> Piece | None:
+        if self.fixed and c.kind != "fixed":
+            kept = substitute(c, self.fixed)
+            if kept is None:  # met whatever the unfixed edges are: nothing to encode
+                self._cuts += c.kind in CUT_KINDS
+                return None
+            c = kept
         piece = self.formulation.encode_piece(c, self)
+        if c.kind == "fixed":
+            self.fixed[c.edges[0]] = c.allowed[0]
         self.pieces.append(piece)
         self._cuts += c.kind in CUT_KINDS
         self._labels.update(piece.aux)
@@ -321,7 +345,14 @@ class Model:
             add_poly(self._poly, piece.poly)
         return piece
 
-    def add_cut(self, loop: Sequence[int]) -> Piece:
+    def fix(self, edges: Mapping[int, int]) -> None:
+        """Edges a presolve fixed after the model was built (deduction run again after a
+        cut): one equality each (:func:`~slitherbench.models.presolve.fixed_edge`)."""
+        for e, v in edges.items():
+            if e not in self.fixed:
+                self._add(fixed_edge(e, v))
+
+    def add_cut(self, loop: Sequence[int]) -> Piece | None:
         return self._add(cut_constraint(loop, self.num_cuts))
 
     def add_cuts(self, loops: Sequence[Sequence[int]]) -> None:
@@ -331,7 +362,7 @@ class Model:
         for c in sample_cuts(self.puzzle, loops, self.formulation.cut, self.num_cuts):
             self._add(c)
 
-    def add_region(self, loop: Sequence[int], other: int, edge: int | None = None) -> Piece:
+    def add_region(self, loop: Sequence[int], other: int, edge: int | None = None) -> Piece | None:
         return self._add(region_constraint(self.puzzle, loop, other, self.num_cuts, edge))
 
     # -- size ------------------------------------------------------------------------------
@@ -428,14 +459,20 @@ class Model:
         return total
 
     def edges_of(self, sample: Mapping[int, int]) -> list[bool]:
-        """The edges a sample stands for (face variables: the borders between colours)."""
-        return self.variables.edges_of(sample)
+        """The edges a sample stands for (face variables: the borders between colours);
+        a presolve's fixed edges at their values."""
+        edges = self.variables.edges_of(sample)
+        for e, v in self.fixed.items():
+            edges[e] = bool(v)
+        return edges
 
     def complete(self, edges: Sequence[bool]) -> dict[int, int]:
         """A full assignment from edge values: the variables' labels for these edges
         (face variables: the colouring whose borders they are), then each piece's
         auxiliaries at their best (its ``fill``) and a reduction's products."""
         sample = self.variables.assign(edges)
+        for e in self._substituted:  # no variables: not in the model
+            sample.pop(e, None)
         for p in self.pieces:
             if p.fill is not None:
                 sample.update(p.fill(sample))
