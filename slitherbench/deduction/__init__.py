@@ -110,6 +110,31 @@ class Grade:
     shares: dict[str, float]
 
 
+def _run_levels(engine: Engine, level: str, shares: dict[str, float]) -> str:
+    """Each level up to ``level`` to its fixpoint, filling ``shares``; returns the highest
+    level that fixed an edge (``none``: none did). Raises :class:`Contradiction`."""
+    E = engine.t.E
+    asked = GRADE_LEVELS[: GRADE_LEVELS.index(level) + 1]
+    reached = "none"
+    for k, stage in enumerate(asked):
+        engine.stage = stage
+        if stage == "rules":
+            # the input's own consequences count as rules moves; only the input is not one
+            engine.propagate()
+        elif engine.unknown:
+            if stage == "lookahead1":
+                engine.lookahead1()
+            else:
+                engine.lookahead2()
+        shares[stage] = (E - engine.unknown) / E
+        if engine.changed_at_stage.get(stage):
+            reached = stage
+        if not engine.unknown:  # solved: the levels above fix nothing more
+            shares.update(dict.fromkeys(asked[k + 1 :], 1.0))
+            break
+    return reached
+
+
 def deduce(
     puzzle: Any,
     level: str = "rules",
@@ -135,25 +160,7 @@ def deduce(
             if not (0 <= e < E) or v not in (0, 1, True, False):
                 raise ValueError(f"fixed edge {e}={v!r}: edges are 0..{E - 1}, values 0/1")
             engine.queue.append((e, int(v), "input", False))
-        for stage in GRADE_LEVELS[: GRADE_LEVELS.index(level) + 1]:
-            engine.stage = stage
-            if stage == "rules":
-                # the input's own consequences count as rules moves; only the input is not one
-                engine.propagate()
-            elif engine.unknown:
-                if stage == "lookahead1":
-                    engine.lookahead1()
-                else:
-                    engine.lookahead2()
-            shares[stage] = (E - engine.unknown) / E
-            if engine.changed_at_stage.get(stage):
-                reached = stage
-            if not engine.unknown:  # solved: the levels above fix nothing more
-                for later in GRADE_LEVELS[
-                    GRADE_LEVELS.index(stage) + 1 : GRADE_LEVELS.index(level) + 1
-                ]:
-                    shares[later] = 1.0
-                break
+        reached = _run_levels(engine, level, shares)
     except Contradiction as exc:
         problem = str(exc)
         shares[engine.stage] = (E - engine.unknown) / E
