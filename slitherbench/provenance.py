@@ -10,6 +10,7 @@ import shutil
 import socket
 import subprocess
 import sys
+from collections.abc import Iterable
 from functools import cache
 from importlib import metadata
 from pathlib import Path
@@ -149,3 +150,24 @@ def _machine(packages: tuple[str, ...]) -> dict[str, str | int | bool]:
         slurm_job_id=_slurm_job(),
     )
     return info
+
+
+def dirty_note(commits: Iterable[str], changes: Iterable[str] = ()) -> list[str]:
+    """The lines of the warning a findings page opens with when some of its results ran from
+    a dirty checkout (``<commit>-dirty``): which commits, and the changed files where they
+    were recorded; empty when every result ran from a commit."""
+    dirty = sorted({c for c in commits if str(c).endswith("-dirty")})
+    if not dirty:
+        return []
+    changed = sorted({c for c in changes if c})
+    said = (
+        "changed files: " + "; ".join(f"`{c}`" for c in changed)
+        if changed
+        else "the changed files were not recorded (an older record: tracked files only)"
+    )
+    return [
+        '!!! warning "Run from a checkout with local changes"',
+        f"    Results came from {', '.join(f'`{c}`' for c in dirty)}: code or configuration that",
+        f"    differs from the commit, so the commit alone does not say what ran; {said}.",
+        "",
+    ]

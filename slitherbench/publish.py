@@ -2,21 +2,28 @@
 
 ``python -m slitherbench.report STORE --publish docs/findings/NAME`` writes ``NAME.md`` (the
 page) and ``NAME/`` (its PNG figures and a CSV summary). Everything on the page comes from the
-store's records: the command that made them (from the experiment names, or ``--command``), the
-hardware, dates, git commits and package versions from the provenance columns, the seeds and
-budgets, and the tables with their intervals. Nothing is read from the clock or the checkout,
-so the same store always gives the same page (a test regenerates one and compares).
+store's records: the command as the store recorded it, every override included (an older
+store that did not record it: ``--command`` or the experiment names, said to be given when
+publishing), a warning at the top where the code that ran had local changes, the package's
+version, the hardware, dates, git commits and package versions from the provenance columns,
+the seeds and budgets, and the tables with their intervals. Nothing is read from the clock or
+the checkout, so the same store always gives the same page (a test regenerates one and
+compares).
+
+A page whose store was not kept cannot be written again: :func:`mark_store_not_kept` puts
+:func:`store_not_kept_note` at its top (``python experiments/mark_store_not_kept.py PAGE``).
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
 
-from . import compare, plots, render, tables
+from . import compare, plots, provenance, render, tables
 from .plots import ReportData, model_sizes
 from .plots.by_faces import FACES_CAPTION, FigureByFaces, faces_grid
 from .plots.frontier import FRONTIER_CAPTION, frontier_figure, shared_summary
@@ -79,12 +86,29 @@ def _seeds(trials: pd.DataFrame) -> str:
     return f"{len(seeds)} seed(s) ({shown}); repetitions {', '.join(map(str, reps)) or '?'}"
 
 
+def _command(trials: pd.DataFrame, given: str) -> str:
+    """The command lines the store recorded, as they ran; where it recorded none (a store
+    from before commands were recorded, or a run from Python), ``given`` and says so."""
+    recorded = _values(trials, "command")
+    if recorded:
+        return "; ".join(f"`{c}`" for c in recorded)
+    return f"`{given}` (not recorded by the store: as given when publishing)"
+
+
+def dirty_note(trials: pd.DataFrame) -> list[str]:
+    """The warning a page from a dirty checkout opens with (empty when every trial ran
+    from a commit)."""
+    return provenance.dirty_note(_values(trials, "git_commit"), _values(trials, "git_changes"))
+
+
 def provenance_table(trials: pd.DataFrame, command: str) -> str:
     counts = trials["status"].value_counts()
     ran = int(sum(counts.get(s, 0) for s in tables.RAN))
     rows = [
-        ("command", f"`{command}`"),
+        ("command", _command(trials, command)),
+        ("Hydra config", _listed(_values(trials, "config_name"))),
         ("experiment(s)", _listed(_values(trials, "experiment"))),
+        ("slitherbench version", _listed(_values(trials, "version_slitherbench"))),
         ("dates (UTC, trials stored)", _dates(trials)),
         ("git commit(s)", _listed(_values(trials, "git_commit"))),
         ("hardware", _hardware(trials)),
@@ -288,6 +312,7 @@ def publish(
     parts = [
         f"# {title or 'Findings: ' + ', '.join(experiments)}",
         "",
+        *dirty_note(trials),
         '!!! note "Published from a store"',
         f"    Written by `{regenerate}`",
         "    from the store's records (provenance included): change the store or the command,",
@@ -307,3 +332,54 @@ def publish(
     page = dest.parent / f"{name}.md"
     page.write_text("\n".join(parts))
     return [page, csv, *figures]
+
+
+STORE_NOT_KEPT_TITLE = "Recorded by hand: the store behind this page was not kept"
+
+
+def written_by(page_text: str) -> list[str] | None:
+    """The report's arguments as a published page names them (None: not a store's page)."""
+    line = re.search(r"Written by `python -m slitherbench\.report (.+?)`", page_text)
+    return shlex.split(line[1]) if line else None
+
+
+def store_not_kept_note(stores: Sequence[str]) -> str:
+    """The warning a page opens with when the store it was written from is not in the
+    repository: its numbers can be read, not checked or written again."""
+    named = ", ".join(f"`{s}`" for s in stores)
+    return "\n".join(
+        [
+            f'!!! warning "{STORE_NOT_KEPT_TITLE}"',
+            f"    The store this page was written from ({named}) is not in the repository: the",
+            "    page cannot be written again from its records, nor its numbers checked. It is",
+            "    kept as it was published; the README's findings do not quote it.",
+            "",
+            "",
+        ]
+    )
+
+
+def store_is_kept(store: str, root: Path) -> bool:
+    """A store named relative to the repository, present, and not under ``results/`` (which
+    git ignores: a store there is on one machine, not in the repository)."""
+    path = Path(store)
+    return not path.is_absolute() and path.parts[:1] != ("results",) and (root / path).is_dir()
+
+
+def mark_store_not_kept(page: Path, root: Path) -> bool:
+    """Put :func:`store_not_kept_note` under the title of ``page`` when a store it names is
+    not under ``root`` (the repository); True when the page changed (once: idempotent)."""
+    text = page.read_text()
+    args = written_by(text)
+    if args is None or STORE_NOT_KEPT_TITLE in text:
+        return False
+    stores = args[: args.index("--publish")] if "--publish" in args else args
+    if all(store_is_kept(s, root) for s in stores):
+        return False
+    # The page's own provenance row: a dirty commit is said at the top, as publish says it.
+    commits = re.search(r"^\| git commit\(s\) \| (.*) \|$", text, flags=re.M)
+    named = re.findall(r"`([^`]+)`", commits[1]) if commits else []
+    dirty = "".join(f"{line}\n" for line in dirty_note(pd.DataFrame({"git_commit": named})))
+    title, _, rest = text.partition("\n\n")
+    page.write_text(f"{title}\n\n{store_not_kept_note(stores)}{dirty}{rest}")
+    return True

@@ -1,0 +1,31 @@
+"""Mark the findings pages whose store is not in the repository (``docs/findings/*.md``
+published from a store under ``results/`` or a temporary folder that was not kept): each gets
+the same warning under its title, written by :func:`slitherbench.publish.mark_store_not_kept`,
+so that a reader knows the page can be read but not regenerated or checked.
+
+    python experiments/mark_store_not_kept.py [PAGE ...]   (default: every findings page)
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from slitherbench.publish import mark_store_not_kept
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(argv: list[str]) -> int:
+    pages = [Path(a) for a in argv] or sorted((ROOT / "docs" / "findings").glob("*.md"))
+    for page in pages:
+        if not page.is_file():
+            print(f"error: page {page}: no such file", file=sys.stderr)
+            return 2
+        if mark_store_not_kept(page, ROOT):
+            print(f"marked: {page}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
