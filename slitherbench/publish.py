@@ -228,6 +228,30 @@ def _regenerate(sources: Sequence[str], name: str, options: dict[str, object]) -
     )
 
 
+TOTALS_CAPTION = (
+    "Every board size and seed of a cell pooled: solved/ran (trials that ran); skipped and "
+    "error trials are counted apart, never as runs."
+)
+
+
+def cell_totals(trials: pd.DataFrame) -> pd.DataFrame:
+    """One row per form x backend: solved/ran over every size, with the trials that did not
+    run (the page's shortest answer to "which cell solves more")."""
+    rows = []
+    for (form, backend), d in trials.groupby(tables.CELL_KEYS, sort=False):
+        ran = d[d["status"].isin(tables.RAN)]
+        rows.append(
+            {
+                "Form": form,
+                "Backend": backend,
+                "Solved/ran": f"{int((d['status'] == 'solved').sum())}/{len(ran)}",
+                "Skipped": str(int((d["status"] == "skipped").sum())),
+                "Errors": str(int((d["status"] == "error").sum())),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def _sections(
     data: ReportData,
     raw: pd.DataFrame,
@@ -239,6 +263,9 @@ def _sections(
     kinds pooled by faces or the frontier, the model sizes, solved within fractions of the
     budget, targets, the paired tests."""
     parts: list[str] = []
+    if data.trials["size"].nunique() > 1:
+        totals = render.grid_markdown(cell_totals(data.trials), TOTALS_CAPTION)
+        parts += ["## Solved per cell, every size", "", totals]
     instances = data.trials["puzzle"].nunique()
     if instances > data.trials["size"].nunique() and instances <= PAGE_INSTANCES:
         grid = tables.instance_times(data.trials)
