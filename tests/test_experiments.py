@@ -1,4 +1,4 @@
-"""Benchmarks that cannot rot (issue 27): every script under ``experiments/`` runs here in its
+"""Benchmarks that cannot rot: every script under ``experiments/`` runs here in its
 quick mode (tiny boards, one seed, seconds), so a benchmark broken by a change elsewhere
 fails CI instead of waiting for its next full run (the shell scripts' runs are marked
 ``experiments``: CI runs them in a step of their own, ``pytest -m experiments``). The targets stay in the
