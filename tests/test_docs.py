@@ -44,6 +44,8 @@ def test_every_page_in_the_nav_exists_and_every_page_is_in_the_nav() -> None:
         assert page in generated or (DOCS / page).is_file(), page
     for md in DOCS.rglob("*.md"):
         assert md.relative_to(DOCS).as_posix() in pages, f"{md} is in no nav section"
+    twice = sorted({p for p in pages if pages.count(p) > 1})
+    assert not twice, f"listed more than once in the nav: {twice}"
 
 
 def test_every_relative_link_in_the_docs_lands_on_a_file_and_heading() -> None:
