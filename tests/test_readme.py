@@ -221,3 +221,15 @@ def test_the_readme_findings_quote_only_pages_whose_data_is_in_the_repository() 
     assert len(pages) >= 8
     for page in sorted(pages):
         assert STORE_NOT_KEPT_TITLE not in (ROOT / page).read_text(), page
+
+
+def test_the_findings_table_rows_are_the_main_job_pages_rows() -> None:
+    """Each row of the README's table: the page's solved/ran for that form and sampler, and
+    the p-value of that sampler's paired comparison."""
+    page = (ROOT / "docs" / "findings" / "hubo_vs_qubo.md").read_text()
+    rows = re.findall(r"^\| (hubo\[aux\]|qubo) \| (\w+) \| (\d+/\d+) \| (\S+) \|$", README, re.M)
+    assert len(rows) == 6
+    for form, backend, solved, p in rows:
+        assert f"| {form} | {backend} | {solved} |" in page, (form, backend)
+        paired = re.search(rf"^\| backend={backend} \|(?:[^|]*\|){{6}} ([^|]+) \|", page, re.M)
+        assert paired and paired[1].strip() == p, (backend, p)
