@@ -18,12 +18,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def main(argv: list[str]) -> int:
     pages = [Path(a) for a in argv] or sorted((ROOT / "docs" / "findings").glob("*.md"))
+    marked = 0
     for page in pages:
         if not page.is_file():
             print(f"error: page {page}: no such file", file=sys.stderr)
             return 2
         if mark_store_not_kept(page, ROOT):
             print(f"marked: {page}")
+            marked += 1
+    print(f"{marked} page(s) marked of {len(pages)}; the others are marked already, kept, or prose")
     return 0
 
 
