@@ -78,9 +78,11 @@ def run_command() -> dict[str, str]:
     """The command as it ran: the whole command line with every override, the Hydra config
     it composed, and the overrides of this job (in a multirun, one job of the sweep). Empty
     strings where the run did not come from the command line (Hydra's compose API)."""
-    from .plan import hydra_runtime
+    # Hydra's own state, read here rather than through plan.hydra_runtime: provenance is
+    # part of the results layer (pages read it), which never imports the solvers' modules.
+    from hydra.core.hydra_config import HydraConfig
 
-    hc = hydra_runtime()
+    hc = HydraConfig.get() if HydraConfig.initialized() else None
     if hc is None:
         return {"command": os.environ.get(COMMAND_ENV, ""), "config_name": "", "overrides": ""}
     argv0 = Path(sys.argv[0])
