@@ -381,3 +381,32 @@ def test_a_configuration_label_is_not_read_as_a_markdown_link() -> None:
     text = render.grid_markdown(grid, "") + "\n[updater=HEAT_BATH]: https://example.org\n"
     html = markdown.markdown(text, extensions=["tables"])
     assert "hubo[aux] [updater=HEAT_BATH]" in html and "<a " not in html
+
+
+def test_the_glossary_explains_every_label_a_table_prints() -> None:
+    """Each column of the report's table, and each form label (with its suffixes) that a
+    committed page's summary holds, has an entry in docs/glossary.md."""
+    import pandas as pd
+
+    from slitherbench import render
+
+    glossary = (DOCS / "glossary.md").read_text()
+    terms = {t.lower() for t in re.findall(r"^\*\*(.+?)\*\*", glossary, flags=re.M)}
+    terms |= {t.lower() for t in re.findall(r"\*\*(.+?)\*\*", glossary)}
+    for key in render.DEFAULT_COLUMNS:
+        name = re.sub(r" ?\[[^\]]*\]$", "", render.COLUMNS[key].label).strip()
+        assert name.lower() in terms, f"the column {name!r} has no glossary entry"
+    labels = set()
+    for summary in (DOCS / "findings").glob("*/summary.csv"):
+        labels |= set(pd.read_csv(summary, usecols=["form_variant"])["form_variant"])
+    assert len(labels) >= 10
+    for label in sorted(labels):
+        form = label.split(" [")[0]  # a cell's own setting follows after a space
+        base = re.sub(r"(/face|\+region|\+tuned)+$", "", form)
+        named = {base.lower(), f"{base}/face".lower()}  # an entry may name its face form only
+        assert named & terms, f"{label}: {base} has no glossary entry"
+        for suffix in ("/face", "+region", "+tuned", " ["):
+            if suffix in label:
+                assert suffix.strip() in glossary, f"{label}: {suffix} unexplained"
+    for word in ("cut weight", "reference10", "headline boards", "rounds", "TTS99 opt."):
+        assert word.lower() in terms, word
