@@ -410,3 +410,23 @@ def test_the_glossary_explains_every_label_a_table_prints() -> None:
                 assert suffix.strip() in glossary, f"{label}: {suffix} unexplained"
     for word in ("cut weight", "reference10", "headline boards", "rounds", "TTS99 opt."):
         assert word.lower() in terms, word
+
+
+def test_the_artefact_says_its_licence_version_and_how_to_cite_it() -> None:
+    """LICENSE is the MIT licence the README and pyproject.toml name; CITATION.cff gives the
+    package's own version and cites the method's paper; the changelog has the version."""
+    import tomllib
+
+    from slitherbench import __version__
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["license"] == "MIT" and "MIT licence" in (ROOT / "README.md").read_text()
+    assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    citation = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    assert citation["cff-version"] == "1.2.0" and citation["license"] == "MIT"
+    assert citation["version"] == project["version"] == __version__
+    paper = next(r for r in citation["references"] if r["type"] == "conference-paper")
+    assert paper["authors"][0]["family-names"] == "Nakahara" and paper["year"] == 2026
+    assert "CANDAR 2026" in paper["collection-title"]
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    assert "## [Unreleased]" in changelog and f"## [{__version__}]" in changelog
