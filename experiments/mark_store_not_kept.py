@@ -1,7 +1,8 @@
 """Mark the findings pages whose store is not in the repository (``docs/findings/*.md``
 published from a store under ``results/`` or a temporary folder that was not kept): each gets
 the same warning under its title, written by :func:`slitherbench.publish.mark_store_not_kept`,
-so that a reader knows the page can be read but not regenerated or checked.
+so that a reader knows the page can be read but not regenerated or checked; and a prose page
+that explains such pages gets a warning naming them (:func:`slitherbench.publish.mark_explanation`).
 
     python experiments/mark_store_not_kept.py [PAGE ...]   (default: every findings page)
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from slitherbench.publish import mark_store_not_kept
+from slitherbench.publish import mark_explanation, mark_store_not_kept
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,6 +26,10 @@ def main(argv: list[str]) -> int:
             return 2
         if mark_store_not_kept(page, ROOT):
             print(f"marked: {page}")
+            marked += 1
+    for page in pages:  # then the prose pages that explain them
+        if mark_explanation(page):
+            print(f"marked as explaining pages whose stores were not kept: {page}")
             marked += 1
     print(f"{marked} page(s) marked of {len(pages)}; the others are marked already, kept, or prose")
     return 0

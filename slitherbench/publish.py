@@ -410,3 +410,48 @@ def mark_store_not_kept(page: Path, root: Path) -> bool:
     title, _, rest = text.partition("\n\n")
     page.write_text(f"{title}\n\n{store_not_kept_note(stores)}{dirty}{rest}")
     return True
+
+
+EXPLAINS_NOT_KEPT_TITLE = "Pages explained here whose stores were not kept"
+
+
+def explains_not_kept_note(pages: Sequence[str]) -> str:
+    """The warning a prose page opens with when pages it links were published from stores
+    that are not in the repository (their names, as the page links them)."""
+    named = ", ".join(f"[{Path(p).stem}]({p})" for p in pages)
+    return (
+        f'!!! warning "{EXPLAINS_NOT_KEPT_TITLE}"\n'
+        f"    Numbers this page quotes from {named} can be read there, not checked: those\n"
+        "    pages' stores are not in the repository (each says so at its top).\n\n"
+    )
+
+
+def mark_explanation(page: Path) -> bool:
+    """Put (or bring up to date) :func:`explains_not_kept_note` under the title of a prose
+    page that links pages whose stores were not kept; True when the page changed."""
+    text = page.read_text()
+    if written_by(text) is not None or page.name == "index.md":  # an index says it per row
+        return False
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+    gone = sorted(
+        {
+            link
+            for link in links
+            if link.endswith(".md")
+            and (page.parent / link).is_file()
+            and STORE_NOT_KEPT_TITLE in (page.parent / link).read_text()
+        }
+    )
+    old = re.search(rf'^!!! warning "{EXPLAINS_NOT_KEPT_TITLE}"\n(?:    .*\n)*\n', text, re.M)
+    note = explains_not_kept_note(gone) if gone else ""
+    if old is not None:
+        new = text[: old.start()] + note + text[old.end() :]
+    elif note:
+        title, _, rest = text.partition("\n\n")
+        new = f"{title}\n\n{note}{rest}"
+    else:
+        return False
+    if new == text:
+        return False
+    page.write_text(new)
+    return True

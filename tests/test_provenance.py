@@ -4,6 +4,7 @@ package's version, whether the code that ran had local changes), and what a page
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -197,3 +198,40 @@ def test_every_store_page_has_its_store_committed_or_says_it_was_not_kept() -> N
             assert publish.store_not_kept_note(stores) in text.split("## How it was made")[0]
         checked += 1
     assert checked >= 20
+
+
+def test_every_prose_page_that_explains_unkept_pages_says_so() -> None:
+    """The warning a prose findings page opens with names exactly the linked pages whose
+    stores were not kept, as the marking script writes it (running it changes nothing)."""
+    checked = 0
+    for page in sorted((ROOT / "docs" / "findings").glob("*.md")):
+        text = page.read_text()
+        if publish.written_by(text) is not None or page.name == "index.md":
+            continue
+        links = {m.partition("#")[0] for m in re.findall(r"\]\(([^)\s]+)\)", text)}
+        gone = sorted(
+            link
+            for link in links
+            if link.endswith(".md")
+            and (page.parent / link).is_file()
+            and publish.STORE_NOT_KEPT_TITLE in (page.parent / link).read_text()
+        )
+        if gone:
+            assert publish.explains_not_kept_note(gone) in text, page.name
+            checked += 1
+        else:
+            assert publish.EXPLAINS_NOT_KEPT_TITLE not in text, page.name
+    assert checked >= 5
+
+
+def test_marking_an_explanation_page_follows_its_links(tmp_path: Path) -> None:
+    gone, kept, prose = (tmp_path / f"{n}.md" for n in ("gone", "kept", "prose"))
+    gone.write_text(f'# Gone\n\n!!! warning "{publish.STORE_NOT_KEPT_TITLE}"\n    x\n')
+    kept.write_text("# Kept\n")
+    prose.write_text("# Prose\n\nSee [gone](gone.md) and [kept](kept.md#top).\n")
+    assert publish.mark_explanation(prose)
+    assert prose.read_text().startswith("# Prose\n\n" + publish.explains_not_kept_note(["gone.md"]))
+    assert not publish.mark_explanation(prose)  # once
+    gone.write_text("# Gone, now kept\n")
+    assert publish.mark_explanation(prose)  # the warning goes when no linked page needs it
+    assert prose.read_text() == "# Prose\n\nSee [gone](gone.md) and [kept](kept.md#top).\n"
