@@ -90,9 +90,11 @@ def _command(trials: pd.DataFrame, given: str) -> str:
     """The command lines the store recorded, as they ran; where it recorded none (a store
     from before commands were recorded, or a run from Python), ``given`` and says so."""
     recorded = _values(trials, "command")
-    if recorded:
-        return "; ".join(f"`{c}`" for c in recorded)
-    return f"`{given}` (not recorded by the store: as given when publishing)"
+    if not recorded:
+        return f"`{given}` (not recorded by the store: as given when publishing)"
+    missing = int(trials["command"].fillna("").astype(str).eq("").sum())
+    older = f"; {missing} trial(s) did not record theirs" if missing else ""
+    return "; ".join(f"`{c}`" for c in recorded) + older
 
 
 def dirty_note(trials: pd.DataFrame) -> list[str]:

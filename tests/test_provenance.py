@@ -98,6 +98,14 @@ def test_a_page_from_an_old_store_says_what_it_did_not_record() -> None:
     assert publish.dirty_note(trials) == []
 
 
+def test_a_store_of_old_and_new_trials_says_which_did_not_record_their_command() -> None:
+    trials, _ = load(OLD_STORE)
+    trials["command"] = ["python -m slitherbench repetitions=1", None, "", None]
+    table = publish.provenance_table(trials, "python -m slitherbench experiment=smoke")
+    expected = "`python -m slitherbench repetitions=1`; 3 trial(s) did not record theirs"
+    assert f"| command | {expected} |" in table
+
+
 def test_a_page_from_a_dirty_store_says_so_and_names_the_changes() -> None:
     trials, _ = load(OLD_STORE)
     trials["git_commit"] = "0a63d1db6546-dirty"
