@@ -1,4 +1,4 @@
-"""Benchmark: boards beyond the square (issue 18's targets), on every board kind.
+"""Benchmark: boards beyond the square (the speed targets for them), on every board kind.
 
     python experiments/bench_grids.py [--out results/benchmarks] [--repeats 5]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Colorlink through the harness (issue 19): every form (edge and face variables) on every kind
+# Colorlink through the harness: every form (edge and face variables) on every kind
 # of backend, on generated 4x4 two-colour and 5x5 three-colour puzzles, into one store, then
 # the report (tables, board figure with each colour drawn).
 #   bash experiments/colorlink.sh [--quick] [extra Hydra overrides]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Edge vs face variables (issue 19): every form x backend of experiment=faces with each, into
+# Edge vs face variables: every form x backend of experiment=faces with each, into
 # one store, then the report with the paired edge-vs-face tests and the frontier figure.
 #   bash experiments/faces.sh [--quick] [extra Hydra overrides]
 # Extra overrides go to both runs (e.g. repetitions=3 puzzle=mixed for a quick look). The

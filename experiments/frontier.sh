@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The annealing frontier (issue 10): every form x backend on one board per size, 5 seeds,
+# The annealing frontier: every form x backend on one board per size, 5 seeds,
 # 120 s per trial, a cell stopping at the first size where it solved nothing; then the report
 # (frontier table + figure, success and TTS99 by size). Resumable: re-run to continue.
 # On a cluster: python -m slitherbench -m experiment=frontier cell=0,1,...,16 hydra/launcher=cluster

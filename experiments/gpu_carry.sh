@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds .gpu/site: what experiments/gpu_check.py needs on a GPU machine that has PyTorch but
-# not this project's dependencies, small enough to travel (the device tool carries 64 MiB):
+# not this project's dependencies, small enough to copy with the checkout (under 64 MiB):
 #   - pyqbpp trimmed to its Python files and the default variant's two libraries
 #     (qbpp_c32e64m0.so, abs3_c32e64.so: about 42 MB of the wheel's 470 MB); without the
 #     nanobind module it falls back to ctypes, which Python 3.12 runs as well;

@@ -9,11 +9,11 @@
    growing size (5x5, 7x7, reference10, 10x18), until --sb-budget-s is spent.
 
 Here:  python experiments/gpu_check.py --out results/gpu_check
-On a lent GPU machine with PyTorch but none of this project's dependencies:
+On a GPU machine with PyTorch but none of this project's dependencies:
     bash experiments/gpu_carry.sh      # here: builds .gpu/site (trimmed pyqbpp + SB, 42 MB)
     PYTHONPATH=.gpu/site:. python3 experiments/gpu_check.py --out $OUT    # there
     python experiments/gpu_check.py --from-run OUT --publish docs/findings/gpu_check_DATE  # here
-(the device tool: carry [".gpu"]; the page needs statsmodels, which that machine may lack).
+(copy .gpu/ there with the checkout; the page needs statsmodels, which that machine may lack).
 
 ``--quick``: seconds, on any machine: ABS3's direct timing with 3 searches and the harness on
 one 5x5 board (cons, one seed), simulated bifurcation with 128 agents for 2 s and whole trials
@@ -309,7 +309,7 @@ def rows_from_run(run: Path) -> pd.DataFrame:
     smi = _text(summary.get("nvidia_smi"))
     rows["command"] = _text(summary.get("command"))
     # A run before ``started_utc`` recorded ``started`` in the machine's local time, taken
-    # as UTC (the lent machines' clock).
+    # as UTC (those machines' clocks ran on UTC).
     rows["measured_utc"] = _text(summary.get("started_utc", summary.get("started")))[:16]
     rows["git_commit"] = _text(machine.get("git_commit"))
     rows["cpu"] = _text(machine.get("cpu", info.get("cpu_name", "")))

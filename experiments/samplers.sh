@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 10's measurements besides the frontier (each resumable; reports under results/<name>/report):
+# The measurements besides the frontier (each resumable; reports under results/<name>/report):
 #   targets           reference10, 20 seeds, 60 s: hubo[exact, cut weight 2]/openjij, qubo/pt
 #   targets_10x18     the first Loopy 10x18 board, 5 seeds, 120 s: hubo[exact, cut weight 2]/openjij
 #   openjij_updaters  METROPOLIS / HEAT_BATH / k-local per form, mixed suite, 2 seeds, 30 s

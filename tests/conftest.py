@@ -30,7 +30,7 @@ assert len(CORPUS_RECORDS) == 60, f"{_corpus_path()}: {len(CORPUS_RECORDS)} boar
 
 # Loopy's 58 puzzles on all 16 grid types, with Loopy's own geometry and answers (500 kB, not
 # packaged). Missing, the parametrizations built from it would collapse to nothing, so its
-# absence stops collection in one line instead (issue 28, item 5).
+# absence stops collection in one line instead.
 GRIDS_CORPUS = SHARED / "corpus" / "loopy_grids_dev.jsonl"
 GRIDS_CORPUS_SIZE = 58
 
@@ -170,7 +170,7 @@ def formulation_factories() -> dict:
 
 
 # -- skips: only for the expected reasons, and counted by reason --------------------------------
-# A trial or backend may end a test as a skip only for these reasons (issue 28, item 4): a
+# A trial or backend may end a test as a skip only for these reasons: a
 # solver's size limit (CPLEX Community Edition), an optional package that is not installed,
 # pyqbpp's free licence. Any other skipped trial is a regression and fails the test.
 EXPECTED_SKIPS = {

@@ -340,7 +340,7 @@ def test_trace_prints_the_pages_run_with_a_labelled_answer(tmp_path: Path, capsy
     assert board.startswith("+   +   +") and board.count("---") + board.count("|") >= 64
 
 
-# -- issue 20: a lost file re-runs exactly its trials; typos and a file as results_dir are one
+# -- a lost file re-runs exactly its trials; typos and a file as results_dir are one
 # line; a run on one puzzle ends with its answer board --------------------------------------
 def _exact_smoke(*extra: str):
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):

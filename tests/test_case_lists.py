@@ -1,4 +1,4 @@
-"""The suite's case lists are complete (issue 28, item 5): every list the sweeps are built from
+"""The suite's case lists are complete: every list the sweeps are built from
 (``conf/`` files, the package's classes) is non-empty and names everything the package has,
 so a renamed folder or a missing file fails here instead of silently shrinking a sweep; and
 a skip is a pass only for an expected reason (item 4).

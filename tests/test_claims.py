@@ -1,5 +1,5 @@
 """The harness's central claim, guarded: every ``solved`` it records was verified by the
-independent checker (issue 28, item 1).
+independent checker.
 
 The real forms never reach the runner's ``answer failed the check`` branch (their energy 0 is
 a valid multi-loop sample), so these tests build a form without the degree rule, where an

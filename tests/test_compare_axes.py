@@ -1,4 +1,4 @@
-"""``--compare`` on every axis it takes (issue 28, item 8): formulation, form variant, backend,
+"""``--compare`` on every axis it takes: formulation, form variant, backend,
 cell and variables (``--compare edge,face``, a README command), within each configuration on
 every setting a side may have run at several values of, and a note where paired trials ran
 with different settings instead of silent pairing. Synthetic trials with known outcomes, so

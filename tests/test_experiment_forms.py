@@ -1,5 +1,5 @@
 """Every form x variables x degree mode x cut that an experiment config runs is run as a short
-trial here (issue 28, item 7), and must solve a small unique board.
+trial here, and must solve a small unique board.
 
 The forms are read from ``conf/experiment/*.yaml`` (each cell's ``formulation_params`` over
 the experiment's top-level ``variables`` and ``cut``), so a new experiment's form is tried

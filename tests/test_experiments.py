@@ -1,4 +1,4 @@
-"""Benchmarks that cannot rot (issue 27): every script under ``experiments/`` runs here in its
+"""Benchmarks that cannot rot: every script under ``experiments/`` runs here in its
 quick mode (tiny boards, one seed, seconds), so a benchmark broken by a change elsewhere
 fails CI instead of waiting for its next full run (the shell scripts' runs are marked
 ``experiments``: CI runs them in a step of their own, ``pytest -m experiments``). The targets stay in the
@@ -34,7 +34,7 @@ class QuickRun:
 
     @property
     def id(self) -> str:
-        shown = [a for a in self.args if a not in ("--quick", "--out") and "{tmp}" not in a]
+        shown = [a for a in self.args if a not in ("--quick", "--out") and "{" not in a]
         return " ".join([self.script, *shown])
 
 
@@ -89,6 +89,20 @@ RUNS = [
         ("pub/overhead.md", "pub/overhead/rows.csv"),
     ),
     QuickRun("bench_compaction.py", ("--quick",), NOT_JUDGED),
+    QuickRun(
+        "keep_store.py",
+        ("{root}/tests/data/store_v0_1", "{tmp}/kept"),
+        "trials-kept.parquet",
+        ("kept/parts/trials-kept.parquet", "kept/parts/iterations-kept.parquet"),
+    ),
+    # On the repository's own pages: each is marked already, kept, or prose, so none changes.
+    QuickRun("mark_store_not_kept.py", (), "0 page(s) marked"),
+    QuickRun(
+        "newcomer_times.py",
+        ("--quick", "--publish", "{tmp}/pub/newcomer_times"),
+        NOT_JUDGED,
+        ("pub/newcomer_times.md", "pub/newcomer_times/rows.csv"),
+    ),
     QuickRun(
         "bench_store.py",
         ("--quick", "--out", "{tmp}", "--publish", "{tmp}/pub/store_scale"),
@@ -237,11 +251,11 @@ def _marked(run: QuickRun) -> object:
 @pytest.mark.slow
 @pytest.mark.parametrize("run", [_marked(r) for r in RUNS])
 def test_quick_mode_runs(run: QuickRun, tmp_path: Path) -> None:
-    if run.script == "bench_commits.py" and not (ROOT / ".git").exists():
-        pytest.skip("bench_commits.py exports commits with git archive; no .git here")
+    if run.script in ("bench_commits.py", "newcomer_times.py") and not (ROOT / ".git").exists():
+        pytest.skip(f"{run.script} reads commits with git (archive, clone); no .git here")
     before = _checkout_state()
     script = EXPERIMENTS / run.script
-    args = [a.replace("{tmp}", str(tmp_path)) for a in run.args]
+    args = [a.replace("{tmp}", str(tmp_path)).replace("{root}", str(ROOT)) for a in run.args]
     cmd = (
         ["bash", str(script), *args]
         if script.suffix == ".sh"

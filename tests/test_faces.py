@@ -1,4 +1,4 @@
-"""Face variables (issue 19): every face form's energy, exhaustively on small boards, against the
+"""Face variables: every face form's energy, exhaustively on small boards, against the
 edge rules; decoding; the corpus through the face forms; ABS3 on reference10 at 100 variables."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""No-Square Slitherlink (issue 19, item 4): no 2x2 block of cells entirely inside the loop.
+"""No-Square Slitherlink: no 2x2 block of cells entirely inside the loop.
 
 The rule is the puzzle's (``Puzzle.rules``): its text forms and keys carry it, the checker
 judges it with its own ray casting, every exact family honours it through a face channel,

@@ -137,7 +137,6 @@ def test_face_variables_are_refused_in_one_line() -> None:
 def test_a_board_deduction_settles_is_presolved_and_checked() -> None:
     from slitherbench.run.runner import run_trial
     from slitherbench.solvers.dwave import SABackend
-
     from slitherbench.sources.library import loopy_dev
 
     p = loopy_dev()[0]  # a Loopy Easy 5x5: forced moves settle it

@@ -1,4 +1,4 @@
-"""Property-based tests (Hypothesis) where the exhaustive enumerations stop (issue 28): random
+"""Property-based tests (Hypothesis) where the exhaustive enumerations stop: random
 small boards of every grid type with random clue sets and random edge sets or colourings,
 "energy 0 <=> feasible" in every form and variables; parser round trips of random puzzles in
 every format, rules included.

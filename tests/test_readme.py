@@ -166,3 +166,70 @@ def test_the_readme_notebook_command_shows_every_figure(workdir: Path) -> None:
     for cell in figure_cells:
         images = [o for o in cell.outputs if "image/png" in o.get("data", {})]
         assert images, cell.source[:200]
+
+
+# Numbers in the README that no findings page holds, each with the file that does.
+NOT_FROM_A_PAGE = {"3.11": "pyproject.toml"}  # the Python version the package requires
+
+
+def numbers(text: str) -> list[str]:
+    """The numbers a reader sees: fractions (13/15) whole, then every run of digits with its
+    decimal point or thousands separators (5.2, 1,440), not part of a word (ABS3, H200); not
+    inside code spans, nor in the link targets."""
+    text = re.sub(r"`[^`]*`", " ", text)
+    text = re.sub(r"\]\([^)]*\)", "]", text)
+    return re.findall(r"(?<![\w.])(?:\d+/\d+|\d(?:[\d.,]*\d)?)", text)
+
+
+def readme_blocks() -> list[str]:
+    """The README's prose in blocks (paragraphs, list items, tables), code blocks left out."""
+    prose = re.sub(r"^```.*?^```", "", README, flags=re.S | re.M)
+    blocks = []
+    for para in re.split(r"\n\s*\n", prose):
+        blocks += [b for b in re.split(r"\n(?=- )", para) if b.strip()]
+    return blocks
+
+
+def test_every_readme_number_is_on_a_page_it_links() -> None:
+    """Each number of a paragraph, list item or table is on a docs page that the block links
+    (a table or figure takes the links of the paragraph before it)."""
+    checked, links = 0, []
+    for block in readme_blocks():
+        own = [link.partition("#")[0] for link in relative_links(block)]
+        own = [link for link in own if link.endswith(".md")]
+        links = own or links
+        found = set()
+        for link in links:
+            found |= set(numbers((ROOT / link).read_text()))
+        for n in numbers(block):
+            if n in NOT_FROM_A_PAGE:
+                assert n in (ROOT / NOT_FROM_A_PAGE[n]).read_text()
+                continue
+            assert n in found, f"README number {n} is on none of {links}: {block[:120]!r}"
+            checked += 1
+    assert checked >= 60
+
+
+def test_the_readme_findings_quote_only_pages_whose_data_is_in_the_repository() -> None:
+    """A findings page linked from the README's findings is an explanation page, or a page
+    written from data in the repository: never one whose store was not kept."""
+    from slitherbench.analysis.publish import STORE_NOT_KEPT_TITLE
+
+    findings = README.split("## Main findings", 1)[1].split("\n## ", 1)[0]
+    pages = {link.partition("#")[0] for link in relative_links(findings)}
+    pages = {p for p in pages if p.startswith("docs/findings/") and p.endswith(".md")}
+    assert len(pages) >= 8
+    for page in sorted(pages):
+        assert STORE_NOT_KEPT_TITLE not in (ROOT / page).read_text(), page
+
+
+def test_the_findings_table_rows_are_the_main_job_pages_rows() -> None:
+    """Each row of the README's table: the page's solved/ran for that form and sampler, and
+    the p-value of that sampler's paired comparison."""
+    page = (ROOT / "docs" / "findings" / "hubo_vs_qubo.md").read_text()
+    rows = re.findall(r"^\| (hubo\[aux\]|qubo) \| (\w+) \| (\d+/\d+) \| (\S+) \|$", README, re.M)
+    assert len(rows) == 6
+    for form, backend, solved, p in rows:
+        assert f"| {form} | {backend} | {solved} |" in page, (form, backend)
+        paired = re.search(rf"^\| backend={backend} \|(?:[^|]*\|){{6}} ([^|]+) \|", page, re.M)
+        assert paired and paired[1].strip() == p, (backend, p)

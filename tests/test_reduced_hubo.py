@@ -1,4 +1,4 @@
-"""The HUBO reduced by the formulation (``hubo2qubo``, issue 31 item 1): on every assignment of
+"""The HUBO reduced by the formulation (``hubo2qubo``): on every assignment of
 a 2x2 board (edge and face variables, both degree rules, before and after every loop of the
 board is cut), the reduced model with its products minimised out equals the HUBO's energy;
 the strength bound, the gate, the judge's energy and the dimod backends' use of the form."""

@@ -1,4 +1,4 @@
-"""Rules are plugins (issue 29, item 1): a rule is one class with documented hooks, found by
+"""Rules are plugins: a rule is one class with documented hooks, found by
 scanning ``slitherbench.puzzles.rules`` or added with ``register_rule``; its rows carry their shape and
 weight class, so every form and exact family encodes a new rule with no change; the checker
 judges every rule through the rule's own hook, so no unknown or half-registered rule gives a

@@ -1,5 +1,5 @@
-"""Every rule, No-Square included, proved in every form x variables on small boards (issue 28,
-items 2 and 6): the form's energy, its auxiliaries minimised out, is 0 exactly on the
+"""Every rule, No-Square included, proved in every form x variables on small boards: the
+form's energy, its auxiliaries minimised out, is 0 exactly on the
 assignments an independent judge calls feasible, and at least 1 everywhere else.
 
 The judge here shares nothing with the formulations: degrees, clue counts and cuts are

@@ -1,4 +1,4 @@
-"""The runner's bookkeeping between solves, pinned through ``run_trial`` (issue 28: the
+"""The runner's bookkeeping between solves, pinned through ``run_trial`` (the
 mutants of the elimination loop that the suite let live): the seed each solve gets, the
 time each solve is offered and the timeout between solves, the cuts' build time, retries
 after a sample that is not a multi-loop sample, and the guard against a loop that neither

@@ -275,7 +275,7 @@ def test_wilson_interval_holds_the_rate_at_all_or_nothing() -> None:
         assert stats.wilson(n, n)[1] == 1.0 and stats.wilson(0, n)[0] == 0.0
 
 
-# -- one grouping rule: never pair or pool across configurations (issue 20) ---------------
+# -- one grouping rule: never pair or pool across configurations ---------------
 def _two_configurations_rows() -> list[Trial]:
     """The documented main job (20 s, 3 seeds) and a quick run (5 s, 1 seed) of the same two
     cells into one store: the same puzzles and seeds, two configurations of each cell."""

@@ -31,7 +31,7 @@ from pathlib import Path
 import pandas as pd
 
 from slitherbench.analysis.render import grid_markdown
-from slitherbench.method.provenance import provenance
+from slitherbench.method.provenance import dirty_note, provenance
 
 __all__ = [
     "add_options",
@@ -46,7 +46,7 @@ __all__ = [
 
 # Columns :func:`stamp` adds; the page's provenance table reads them back. MACHINE are
 # copied from :func:`slitherbench.method.provenance.provenance`.
-MACHINE = ("git_commit", "cpu", "cpu_count", "gpu", "python")
+MACHINE = ("git_commit", "git_changes", "cpu", "cpu_count", "gpu", "python")
 STAMP = ("command", "measured_utc", *MACHINE)
 
 
@@ -101,6 +101,10 @@ def read_rows(path: Path) -> pd.DataFrame:
     return rows
 
 
+def _texts(rows: pd.DataFrame, column: str) -> list[str]:
+    return [str(v) for v in rows[column].dropna()] if column in rows else []
+
+
 def _distinct(rows: pd.DataFrame, column: str) -> str:
     if column not in rows:
         return "not recorded"
@@ -125,6 +129,7 @@ def provenance_table(rows: pd.DataFrame) -> str:
     )
     table = [
         ("command", "; ".join(f"`{c}`" for c in commands) or "not recorded"),
+        ("slitherbench version", _distinct(rows, "version_slitherbench")),
         ("measured (UTC)", ", ".join(dates) or "not recorded"),
         ("git commit(s)", _distinct(rows, "git_commit")),
         ("hardware", f"{hardware}; GPU: {gpus if gpus != 'not recorded' else 'none'}"),
@@ -157,6 +162,7 @@ def write_page(
     parts = [
         f"# {title}",
         "",
+        *dirty_note(_texts(rows, "git_commit"), _texts(rows, "git_changes")),
         '!!! note "Published from a benchmark\'s rows"',
         f"    Written by `{regenerate}` from the rows",
         f"    measured ([`{dest.name}/rows.csv`]({dest.name}/rows.csv), provenance included):",

@@ -2,14 +2,21 @@
 
 ``python -m slitherbench.report STORE --publish docs/findings/NAME`` writes ``NAME.md`` (the
 page) and ``NAME/`` (its PNG figures and a CSV summary). Everything on the page comes from the
-store's records: the command that made them (from the experiment names, or ``--command``), the
-hardware, dates, git commits and package versions from the provenance columns, the seeds and
-budgets, and the tables with their intervals. Nothing is read from the clock or the checkout,
-so the same store always gives the same page (a test regenerates one and compares).
+store's records: the command as the store recorded it, every override included (an older
+store that did not record it: ``--command`` or the experiment names, said to be given when
+publishing), a warning at the top where the code that ran had local changes, the package's
+version, the hardware, dates, git commits and package versions from the provenance columns,
+the seeds and budgets, and the tables with their intervals. Nothing is read from the clock or
+the checkout, so the same store always gives the same page (a test regenerates one and
+compares).
+
+A page whose store was not kept cannot be written again: :func:`mark_store_not_kept` puts
+:func:`store_not_kept_note` at its top (``python experiments/mark_store_not_kept.py PAGE``).
 """
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +30,7 @@ from slitherbench.analysis.plots.frontier import FRONTIER_CAPTION, frontier_figu
 from slitherbench.analysis.plots.model_sizes import ModelGrowthFigure, ModelSizeTable
 from slitherbench.analysis.plots.survey_layout import SURVEY_CAPTION
 from slitherbench.analysis.plots.time_to_solution import WITHIN_CAPTION, SolvedWithin, within_grid
+from slitherbench.method import provenance
 
 COLUMNS = render.DEFAULT_COLUMNS  # the report's own table, so a page and a report agree
 # The page's table is by board size; where a size holds several instances, their seconds side
@@ -79,12 +87,31 @@ def _seeds(trials: pd.DataFrame) -> str:
     return f"{len(seeds)} seed(s) ({shown}); repetitions {', '.join(map(str, reps)) or '?'}"
 
 
+def _command(trials: pd.DataFrame, given: str) -> str:
+    """The command lines the store recorded, as they ran; where it recorded none (a store
+    from before commands were recorded, or a run from Python), ``given`` and says so."""
+    recorded = _values(trials, "command")
+    if not recorded:
+        return f"`{given}` (not recorded by the store: as given when publishing)"
+    missing = int(trials["command"].fillna("").astype(str).eq("").sum())
+    older = f"; {missing} trial(s) did not record theirs" if missing else ""
+    return "; ".join(f"`{c}`" for c in recorded) + older
+
+
+def dirty_note(trials: pd.DataFrame) -> list[str]:
+    """The warning a page from a dirty checkout opens with (empty when every trial ran
+    from a commit)."""
+    return provenance.dirty_note(_values(trials, "git_commit"), _values(trials, "git_changes"))
+
+
 def provenance_table(trials: pd.DataFrame, command: str) -> str:
     counts = trials["status"].value_counts()
     ran = int(sum(counts.get(s, 0) for s in tables.RAN))
     rows = [
-        ("command", f"`{command}`"),
+        ("command", _command(trials, command)),
+        ("Hydra config", _listed(_values(trials, "config_name"))),
         ("experiment(s)", _listed(_values(trials, "experiment"))),
+        ("slitherbench version", _listed(_values(trials, "version_slitherbench"))),
         ("dates (UTC, trials stored)", _dates(trials)),
         ("git commit(s)", _listed(_values(trials, "git_commit"))),
         ("hardware", _hardware(trials)),
@@ -204,6 +231,30 @@ def _regenerate(sources: Sequence[str], name: str, options: dict[str, object]) -
     )
 
 
+TOTALS_CAPTION = (
+    "Every board size and seed of a cell pooled: solved/ran (trials that ran); skipped and "
+    "error trials are counted apart, never as runs."
+)
+
+
+def cell_totals(trials: pd.DataFrame) -> pd.DataFrame:
+    """One row per form x backend: solved/ran over every size, with the trials that did not
+    run (the page's shortest answer to "which cell solves more")."""
+    rows = []
+    for (form, backend), d in trials.groupby(tables.CELL_KEYS, sort=False):
+        ran = d[d["status"].isin(tables.RAN)]
+        rows.append(
+            {
+                "Form": form,
+                "Backend": backend,
+                "Solved/ran": f"{int((d['status'] == 'solved').sum())}/{len(ran)}",
+                "Skipped": str(int((d["status"] == "skipped").sum())),
+                "Errors": str(int((d["status"] == "error").sum())),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def _sections(
     data: ReportData,
     raw: pd.DataFrame,
@@ -215,6 +266,9 @@ def _sections(
     kinds pooled by faces or the frontier, the model sizes, solved within fractions of the
     budget, targets, the paired tests."""
     parts: list[str] = []
+    if data.trials["size"].nunique() > 1:
+        totals = render.grid_markdown(cell_totals(data.trials), TOTALS_CAPTION)
+        parts += ["## Solved per cell, every size", "", totals]
     instances = data.trials["puzzle"].nunique()
     if instances > data.trials["size"].nunique() and instances <= PAGE_INSTANCES:
         grid = tables.instance_times(data.trials)
@@ -288,6 +342,7 @@ def publish(
     parts = [
         f"# {title or 'Findings: ' + ', '.join(experiments)}",
         "",
+        *dirty_note(trials),
         '!!! note "Published from a store"',
         f"    Written by `{regenerate}`",
         "    from the store's records (provenance included): change the store or the command,",
@@ -307,3 +362,99 @@ def publish(
     page = dest.parent / f"{name}.md"
     page.write_text("\n".join(parts))
     return [page, csv, *figures]
+
+
+STORE_NOT_KEPT_TITLE = "Recorded by hand: the store behind this page was not kept"
+
+
+def written_by(page_text: str) -> list[str] | None:
+    """The report's arguments as a published page names them (None: not a store's page)."""
+    line = re.search(r"Written by `python -m slitherbench\.report (.+?)`", page_text)
+    return shlex.split(line[1]) if line else None
+
+
+def store_not_kept_note(stores: Sequence[str]) -> str:
+    """The warning a page opens with when the store it was written from is not in the
+    repository: its numbers can be read, not checked or written again."""
+    named = ", ".join(f"`{s}`" for s in stores)
+    return "\n".join(
+        [
+            f'!!! warning "{STORE_NOT_KEPT_TITLE}"',
+            f"    The store this page was written from ({named}) is not in the repository: the",
+            "    page cannot be written again from its records, nor its numbers checked. It is",
+            "    kept as it was published; the README's findings do not quote it.",
+            "",
+            "",
+        ]
+    )
+
+
+def store_is_kept(store: str, root: Path) -> bool:
+    """A store named relative to the repository, present, and not under ``results/`` (which
+    git ignores: a store there is on one machine, not in the repository)."""
+    path = Path(store)
+    return not path.is_absolute() and path.parts[:1] != ("results",) and (root / path).is_dir()
+
+
+def mark_store_not_kept(page: Path, root: Path) -> bool:
+    """Put :func:`store_not_kept_note` under the title of ``page`` when a store it names is
+    not under ``root`` (the repository); True when the page changed (once: idempotent)."""
+    text = page.read_text()
+    args = written_by(text)
+    if args is None or STORE_NOT_KEPT_TITLE in text:
+        return False
+    stores = args[: args.index("--publish")] if "--publish" in args else args
+    if all(store_is_kept(s, root) for s in stores):
+        return False
+    # The page's own provenance row: a dirty commit is said at the top, as publish says it.
+    commits = re.search(r"^\| git commit\(s\) \| (.*) \|$", text, flags=re.M)
+    named = re.findall(r"`([^`]+)`", commits[1]) if commits else []
+    dirty = "".join(f"{line}\n" for line in dirty_note(pd.DataFrame({"git_commit": named})))
+    title, _, rest = text.partition("\n\n")
+    page.write_text(f"{title}\n\n{store_not_kept_note(stores)}{dirty}{rest}")
+    return True
+
+
+EXPLAINS_NOT_KEPT_TITLE = "Pages explained here whose stores were not kept"
+
+
+def explains_not_kept_note(pages: Sequence[str]) -> str:
+    """The warning a prose page opens with when pages it links were published from stores
+    that are not in the repository (their names, as the page links them)."""
+    named = ", ".join(f"[{Path(p).stem}]({p})" for p in pages)
+    return (
+        f'!!! warning "{EXPLAINS_NOT_KEPT_TITLE}"\n'
+        f"    Numbers this page quotes from {named} can be read there, not checked: those\n"
+        "    pages' stores are not in the repository (each says so at its top).\n\n"
+    )
+
+
+def mark_explanation(page: Path) -> bool:
+    """Put (or bring up to date) :func:`explains_not_kept_note` under the title of a prose
+    page that links pages whose stores were not kept; True when the page changed."""
+    text = page.read_text()
+    if written_by(text) is not None or page.name == "index.md":  # an index says it per row
+        return False
+    links = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+    gone = sorted(
+        {
+            link
+            for link in links
+            if link.endswith(".md")
+            and (page.parent / link).is_file()
+            and STORE_NOT_KEPT_TITLE in (page.parent / link).read_text()
+        }
+    )
+    old = re.search(rf'^!!! warning "{EXPLAINS_NOT_KEPT_TITLE}"\n(?:    .*\n)*\n', text, re.M)
+    note = explains_not_kept_note(gone) if gone else ""
+    if old is not None:
+        new = text[: old.start()] + note + text[old.end() :]
+    elif note:
+        title, _, rest = text.partition("\n\n")
+        new = f"{title}\n\n{note}{rest}"
+    else:
+        return False
+    if new == text:
+        return False
+    page.write_text(new)
+    return True

@@ -108,6 +108,7 @@ class Engine:
         self.dirty_nogoods: list[int] = []
         self.nogood_flag = [False] * len(self.nogoods)
         self.candidates: list[tuple[int, int, int]] = []
+        # None: not probing (moves are not undone); a list while a probe may be undone.
         self.trail: list[tuple[list, int, Any]] | None = None
         self.depth = 0  # probe nesting: moves are traced only at depth 0
         self.stage = "rules"
@@ -472,7 +473,7 @@ class Engine:
         fr, pf = root[f], par[f]
         glist = list(groups.items())
         n = len(glist)
-        options = []
+        options: list[tuple[tuple[int, int], ...]] = []
         for R, (a0, a1, _) in glist:
             if R == fr:  # f's side relative to this class is known
                 options.append(((a1 if pf else a0, pf),))
@@ -571,6 +572,7 @@ class Engine:
         cuts), the rest from the trail; ``implied`` collects each undone edge value (as
         ``2 * edge + value``)."""
         tr = self.trail
+        assert tr is not None, "undo outside a probe"
         n = mark[0]
         edge = self.edge
         t = self.t
@@ -639,6 +641,7 @@ class Engine:
         (the loop rule reaches from one end of a segment to the other)."""
         t, edge, other = self.t, self.edge, self.other_end
         seen: set[int] = set()
+        assert self.trail is not None, "a probe keeps a trail"
         for arr, i, _ in self.trail[start:]:
             if arr is edge:
                 seen.add(i)
@@ -680,7 +683,8 @@ class Engine:
                 if failed:
                     self.apply(e, 1 - v, "lookahead1", used)
                     if self.depth == 0:
-                        self.trail.clear()  # nothing below the base to undo
+                        if self.trail is not None:  # nothing below the base to undo
+                            self.trail.clear()
                     progress = True
                     implied.clear()
                     since = 0
@@ -703,7 +707,8 @@ class Engine:
                 failed, used = self._probe(e, v, inner=True)
                 if failed:
                     self.apply(e, 1 - v, "lookahead2", used)
-                    self.trail.clear()
+                    if self.trail is not None:
+                        self.trail.clear()
                     saved, self.stage = self.stage, "lookahead2"
                     self.lookahead1()
                     self.stage = saved

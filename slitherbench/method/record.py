@@ -253,7 +253,13 @@ class Iteration:
 PROVENANCE_COLUMNS = {
     "version_<package>": "version of slitherbench, hydra-core and each package the cell's "
     "formulation and backend declare",
-    "git_commit": "the checkout's commit (`-dirty` with local changes)",
+    "git_commit": "the checkout's commit (`-dirty` when files under slitherbench/ or conf/ "
+    "differ from it: changed, staged, deleted or untracked)",
+    "git_changes": "those changed files (the first 10, then a count); empty when clean",
+    "command": "the command line as it ran, every override included (workers a run starts "
+    "record the run's); empty when the run was not started from the command line",
+    "config_name": "the Hydra config the run composed (`config`)",
+    "overrides": "this job's Hydra overrides (in a multirun sweep, the job's own)",
     "host": "host name",
     "cpu": "CPU model",
     "cpu_count": "logical CPUs",

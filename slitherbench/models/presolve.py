@@ -70,8 +70,9 @@ def substitute(c: Constraint, fixed: Mapping[int, int]) -> Constraint | None:
     if unit and allowed == tuple(range(lo, hi + 1)):
         return None  # every count the rest can reach is allowed
     edges = tuple(e for e, _ in rest)
-    kept = {"edges": edges, "allowed": allowed, "coeffs": () if unit else tuple(a for _, a in rest)}
-    return replace(c, **kept, shape=_shape(c, allowed, len(edges), unit))
+    coeffs_left = () if unit else tuple(a for _, a in rest)
+    shape = _shape(c, allowed, len(edges), unit)
+    return replace(c, edges=edges, allowed=allowed, coeffs=coeffs_left, shape=shape)
 
 
 def _shape(c: Constraint, allowed: tuple[int, ...], n: int, unit: bool) -> str:

@@ -18,7 +18,7 @@ import pandas as pd
 from omegaconf import DictConfig, OmegaConf
 from tqdm import tqdm
 
-from slitherbench.method.provenance import provenance
+from slitherbench.method.provenance import COMMAND_ENV, provenance, run_command
 from slitherbench.method.record import ConfigError, Status
 from slitherbench.run.console import print_trace
 from slitherbench.run.frontier import FrontierGate, size_order
@@ -244,8 +244,11 @@ def _start_helpers(cfg: DictConfig, out: Path, started: str) -> list[tuple[subpr
         log.parent.mkdir(parents=True, exist_ok=True)
         cmd = [sys.executable, "-m", "slitherbench", *overrides, "workers=1", "progress=false"]
         cmd.append(f"run_started='{started}'")
+        # The helpers record the command this run was given, not the one that starts them.
+        env = {**os.environ, COMMAND_ENV: run_command()["command"]}
         with open(log, "w") as fh:
-            helpers.append((subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT), log))
+            proc = subprocess.Popen(cmd, stdout=fh, stderr=subprocess.STDOUT, env=env)
+            helpers.append((proc, log))
     print(f"{n} workers share this run (logs of the others: {out / 'logs'})", file=sys.stderr)
     return helpers
 
@@ -274,6 +277,7 @@ def run_experiment(
         if reason:
             raise ConfigError(reason)
     store = _prepare_store(out)
+    provenance()  # the checkout as the run starts: a file edited while it runs is not its code
     if cfg.cell is not None and config_name == "config.yaml":
         config_name = f"config-cell{int(cfg.cell)}.yaml"  # one per job of a multirun sweep
     _record_config(out, cfg, config_name)
