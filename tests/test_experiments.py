@@ -40,6 +40,8 @@ class QuickRun:
 
 NOT_JUDGED = "(quick, not judged)"
 RUNS = [
+    QuickRun("bench_deduction.py", ("--quick",), "quick run: the targets (30x40) are not judged"),
+    QuickRun("grade_corpus.py", (), "| Loopy label | rules | lookahead1 | lookahead2 | beyond |"),
     QuickRun("bench_commits.py", ("--quick", "--out", "{tmp}"), NOT_JUDGED, ("bench_commits.csv",)),
     QuickRun(
         "bench_exact.py",
