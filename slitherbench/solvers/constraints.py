@@ -26,14 +26,16 @@ from __future__ import annotations
 import time
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from slitherbench.deduction import deduce
 from slitherbench.method.elimination import Elimination
 from slitherbench.method.record import Capability, ExactResult, SolveResult
 from slitherbench.models.encode import ConstraintEncoder
 from slitherbench.models.formulations import ConsFormulation, Model
 from slitherbench.models.presolve import fixed_edge
+from slitherbench.puzzles.check import check_answer
 from slitherbench.puzzles.puzzle import Puzzle
 from slitherbench.solvers.base import Backend
 
@@ -191,10 +193,39 @@ def solve_lazily(
     time_limit_s: float = 30.0,
     seed: int = 0,
     cut: str = "loop",
+    presolve: str = "none",
 ) -> ExactResult:
     """Solve the whole puzzle and settle uniqueness with ``backend`` alone (the lazy loop of
-    :func:`lazy_answers` until a second answer or none). Returns an :class:`ExactResult`."""
+    :func:`lazy_answers` until a second answer or none). Returns an :class:`ExactResult`.
+    ``presolve`` (rules, lookahead1, lookahead2): deduction first (:func:`presolved_result`),
+    its time included."""
     t0 = time.perf_counter()
+    fixed: dict[int, int] = {}
+    if presolve != "none":
+        settled = presolved_result(puzzle, presolve)
+        if isinstance(settled, ExactResult):
+            return replace(settled, wall_s=time.perf_counter() - t0)
+        fixed = settled
     backend.build(puzzle)
-    run = lazy_answers(backend, puzzle, time_limit_s, seed, cut=cut, want=2)
+    for e, v in sorted(fixed.items()):  # what deduction fixed: unit rows or clauses
+        backend.add_constraint(fixed_edge(e, v))
+    left = time_limit_s - (time.perf_counter() - t0)
+    run = lazy_answers(backend, puzzle, left, seed, cut=cut, want=2)
     return ExactResult(run.status, run.answers, time.perf_counter() - t0)
+
+
+def presolved_result(puzzle: Puzzle, level: str) -> ExactResult | dict[int, int]:
+    """Deduction before an exact solve, assuming nothing about uniqueness (every edge it fixes
+    is on every answer's side): the edges it fixes, or the result where it settles the
+    question alone ("infeasible" on a contradiction; "unique" when every edge is fixed and
+    the checker accepts them, as no other answer can agree with every forced edge)."""
+    found = deduce(puzzle, level, assume_unique=False)
+    assert not found.used_uniqueness, "the exact path never assumes uniqueness"
+    if found.contradiction:
+        return ExactResult("infeasible", [], 0.0)
+    if found.solved:
+        answer = [bool(v) for v in found.edges]
+        if not check_answer(puzzle, answer):
+            return ExactResult("unique", [answer], 0.0)
+        return ExactResult("infeasible", [], 0.0)  # forced edges that are no answer
+    return {e: v for e, v in enumerate(found.edges) if v >= 0}
