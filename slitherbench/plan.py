@@ -31,7 +31,7 @@ from .puzzle import Puzzle
 from .record import TUNED_SUFFIX, ConfigError
 
 CONF_DIR = Path(__file__).resolve().parents[1] / "conf"
-# ${slitherbench_conf:../tuned} in a config: a path relative to this conf/ directory, wherever the run.
+# ${slitherbench_conf:tuning/tuned} in a config: a path under this conf/ directory, wherever the run.
 OmegaConf.register_new_resolver("slitherbench_conf", lambda sub: str(CONF_DIR / sub), replace=True)
 
 
@@ -43,7 +43,7 @@ class Cell:
     backend: Backend
     formulation_cfg: dict[str, Any]
     backend_cfg: dict[str, Any]
-    tuned: bool = False  # parameters from tuned/ (experiment=tune)
+    tuned: bool = False  # parameters from tuned_dir (experiment=tune wrote them)
 
     @property
     def label(self) -> str:
