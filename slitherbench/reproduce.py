@@ -238,12 +238,12 @@ def _report_args(
         names = _texts(items, "report.items")
         select_items(names)
         args += ["--items", ",".join(names)]
+    targets = _texts(block.get("target"), "report.target")
+    parse_targets(targets)
     if publish is not None:
         args += ["--publish", str(publish)]
         if block.get("title"):
             args += ["--title", str(block["title"])]
-        targets = _texts(block.get("target"), "report.target")
-        parse_targets(targets)
         for t in targets:
             args += ["--target", t]
     return args

@@ -34,7 +34,12 @@ PINNED = {
 }
 
 
-@pytest.mark.parametrize(("experiment", "folder"), list(PINNED))
+# tuned_full in the fast subset (about a second each); tuned in the full suite
+@pytest.mark.parametrize(
+    ("experiment", "folder"),
+    [p if p[0] == "hubo_vs_qubo_full" else pytest.param(*p, marks=pytest.mark.slow)
+     for p in PINNED],
+)  # fmt: skip
 def test_tuned_files_build_the_cells_and_hashes_they_built_before_the_move(
     experiment: str, folder: str
 ) -> None:
