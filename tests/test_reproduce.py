@@ -145,3 +145,35 @@ def test_every_experiments_quick_runs_compose() -> None:
         todo = plan([f"experiment={path.stem}", "results_dir=/nonexistent/x"], quick=True)
         for run in todo.runs:
             assert override_problem(run.command()[3:]) is None, (path.stem, run)
+
+
+@pytest.mark.slow
+def test_every_documented_reproduce_command_plans() -> None:
+    """Each `python -m slitherbench.reproduce ...` line of a bash block in the README, the
+    docs and experiments/README.md is a command the checks accept (nothing is run)."""
+    import re
+    import shlex
+
+    root = CONF_DIR.parent
+    pages = [root / "README.md", root / "experiments" / "README.md"]
+    pages += sorted((root / "docs").rglob("*.md"))
+    found = 0
+    for md in pages:
+        text = md.read_text()
+        blocks = re.findall(r"^```bash\n(.*?)^```", text, flags=re.S | re.M)
+        lines = [ln for b in blocks for ln in b.replace("\\\n", " ").splitlines()]
+        lines += re.findall(r"`(python -m slitherbench\.reproduce [^`]*)`", text)
+        for line in lines:
+            m = re.search(r"python -m slitherbench\.reproduce (.*)$", line.split(" #")[0])
+            if not m or "experiment=NAME" in m[1]:  # a synopsis, not a command
+                continue
+            argv = [a for a in shlex.split(m[1]) if a not in ("--quick", "--no-run")]
+            publish = None
+            if "--publish" in argv:
+                k = argv.index("--publish")
+                given = argv[k + 1] if k + 1 < len(argv) and "=" not in argv[k + 1] else ""
+                publish = given
+                del argv[k : k + 1 + bool(given)]
+            plan([*argv, "results_dir=/nonexistent/x"], publish=publish)
+            found += 1
+    assert found >= 10
