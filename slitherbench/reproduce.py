@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -291,6 +292,22 @@ def holds_tuned_trials(store: Path) -> bool:
     return not trials.empty and trials["cell"].astype(str).str.endswith(TUNED_SUFFIX).any()
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt  # SLURM's time limit and kill: stop as Ctrl-C does
+
+
+def _run(command: list[str]) -> int:
+    """Run one experiment run. On a stop it waits for the run to stop cleanly (release its
+    claims, compact its store): a Ctrl-C reaches the run too; a signal sent to this process
+    alone leaves the run going until it ends or is stopped itself."""
+    proc = subprocess.Popen(command)
+    try:
+        return proc.wait()
+    except KeyboardInterrupt:
+        proc.wait()
+        raise
+
+
 def _say(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
@@ -303,12 +320,15 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:  # ReproduceError, and the report's own checks
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         for run in () if args.no_run else todo.runs:
             command = run.command()
             _say(f"run: python -m slitherbench {shlex.join(command[3:])}")
-            code = subprocess.run(command, check=False).returncode
-            if code != 0:  # the run has said why (a bad setting: one line, code 2)
+            code = _run(command)
+            if code == 2:  # the run refused its input and said why, in one line
+                return 2
+            if code != 0:
                 _say(f"error: the run above ended with code {code}; nothing reported")
                 return code
     except KeyboardInterrupt:

@@ -177,3 +177,50 @@ def test_every_documented_reproduce_command_plans() -> None:
             plan([*argv, "results_dir=/nonexistent/x"], publish=publish)
             found += 1
     assert found >= 10
+
+
+@pytest.mark.slow
+def test_a_run_that_refuses_its_input_is_one_line_and_exit_2(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """A setting only the run can judge (a text puzzle with no text) is the run's own one
+    line; nothing is reported."""
+    code = main(["experiment=smoke", "puzzle=text", f"results_dir={tmp_path / 's'}"])
+    err = capfd.readouterr().err
+    lines = [ln for ln in err.splitlines() if not ln.startswith("run: ")]
+    assert code == 2 and len(lines) == 1 and lines[0].startswith("error: "), err
+    assert not (tmp_path / "s" / "report").exists()
+
+
+@pytest.mark.slow
+def test_a_stop_ends_the_run_cleanly_and_says_how_to_resume(tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import time
+
+    store = tmp_path / "s"
+    env = os.environ | {
+        "PYTHONPATH": os.pathsep.join(
+            [str(CONF_DIR.parent), *filter(None, [os.environ.get("PYTHONPATH")])]
+        )
+    }
+    cmd = [sys.executable, "-m", "slitherbench.reproduce", "experiment=smoke", "repetitions=50"]
+    proc = subprocess.Popen(
+        [*cmd, f"results_dir={store}", "progress=false"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,  # its own process group: the Ctrl-C below reaches both
+    )
+    deadline = time.monotonic() + 60
+    while not list(store.glob("pending/*")) and not list(store.glob("parts/*")):
+        assert time.monotonic() < deadline and proc.poll() is None, "the run never stored a trial"
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGINT)
+    out, _ = proc.communicate(timeout=120)
+    assert proc.returncode == 130, out
+    assert "stopped: the same command resumes" in out and "report: " not in out
+    assert not list(store.glob("claims/*")), "a claim was left behind"
