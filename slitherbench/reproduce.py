@@ -164,17 +164,21 @@ def _flag(block: Mapping[str, Any], key: str) -> bool:
     return value
 
 
+def _known_keys(mapping: Any, known: Sequence[str], where: str) -> None:
+    unknown = sorted(set(map(str, mapping)) - set(known))
+    if unknown:
+        raise ReproduceError(
+            f"{where} has no setting {', '.join(unknown)} (its settings: {', '.join(known)})"
+        )
+
+
 def report_block(cfg: DictConfig) -> dict[str, Any]:
     """The experiment's ``report`` block, checked: its runs and quick overrides as written
     (the runs resolve them), every other value resolved."""
     node = cfg.get("report")
     if not isinstance(node, DictConfig):
         raise ReproduceError(f"the config's report block must be a mapping, got {node!r}")
-    unknown = sorted(set(map(str, node)) - set(REPORT_KEYS))
-    if unknown:
-        raise ReproduceError(
-            f"report has no setting {', '.join(unknown)} (its settings: {', '.join(REPORT_KEYS)})"
-        )
+    _known_keys(node, REPORT_KEYS, "report")
     written = OmegaConf.to_container(node, resolve=False)
     try:
         block: dict[str, Any] = OmegaConf.to_container(node, resolve=True)  # type: ignore[assignment]
@@ -198,11 +202,7 @@ def _runs(
         where = f"report.runs[{k}]"
         if not isinstance(spec, Mapping):
             raise ReproduceError(f"{where} must be a mapping ({', '.join(RUN_KEYS)}), got {spec!r}")
-        unknown = sorted(set(map(str, spec)) - set(RUN_KEYS))
-        if unknown:
-            raise ReproduceError(
-                f"{where} has no setting {', '.join(unknown)} (its settings: {', '.join(RUN_KEYS)})"
-            )
+        _known_keys(spec, RUN_KEYS, where)
         experiment = str(spec.get("experiment") or name)
         if experiment not in known:
             raise ReproduceError(f"{where}: no experiment {experiment!r} in conf/experiment/")
