@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from hydra import compose, initialize_config_dir
 from omegaconf import OmegaConf
 
 from slitherbench.plan import CONF_DIR
@@ -62,6 +63,10 @@ def test_without_quick_the_tuned_run_reads_the_committed_settings(tmp_path: Path
     tuned = todo.runs[2]
     assert "tuned_dir=${slitherbench_conf:tuning/tuned_full}" in tuned.overrides
     assert not any("{root}" in o for run in todo.runs for o in run.overrides)
+    # the run reads it as the committed folder, wherever it starts
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(config_name="config", overrides=tuned.command()[3:])
+    assert cfg.tuned and cfg.tuned_dir == str(CONF_DIR / "tuning" / "tuned_full")
 
 
 def test_report_settings_come_from_the_config_and_the_command_line(tmp_path: Path) -> None:
