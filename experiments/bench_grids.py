@@ -105,10 +105,8 @@ def hubo_exact_grid(rows: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     for form in HUBO_FORMS:
         d = other[other["form"] == form]
         k, n = int(d["ok"].sum()), len(d)
-        lo, hi = stats.wilson(k, n)
         totals.append({"form": form, "solved": f"{k}/{n}",
-                       "rate [95% CI]": f"{render.fmt(k / n if n else float('nan'))} "
-                       f"[{render.fmt(lo)}, {render.fmt(hi)}]"})  # fmt: skip
+                       "rate [95% CI]": benchmark_page.success_text(k, n, style="rate")})  # fmt: skip
     paired = other.pivot_table(index=["kind", "seed"], columns="form", values="ok")
     if set(HUBO_FORMS) <= set(paired):
         a, b = HUBO_FORMS

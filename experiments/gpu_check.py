@@ -42,7 +42,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from slitherbench.analysis import benchmark_page, stats
+from slitherbench.analysis import benchmark_page
 from slitherbench.method.provenance import gpu_names, provenance
 from slitherbench.models.formulations import (
     ConsFormulation,
@@ -56,25 +56,13 @@ from slitherbench.solvers.abs3 import ABS3Backend
 from slitherbench.solvers.bifurcation import SimulatedBifurcationBackend
 from slitherbench.sources.library import get_suite, loopy_dev
 
-CORPUS = (
-    Path(__file__).resolve().parents[1] / "slitherbench" / "sources" / "data" / "loopy_dev.jsonl"
-)
 COMMAND = "python experiments/gpu_check.py"
 PACKAGES = ("pyqbpp", "torch", "simulated-bifurcation")
 
 
 def corpus_5x5() -> list[tuple[Puzzle, list[bool]]]:
-    out = []
-    for line in CORPUS.read_text().splitlines():
-        d = json.loads(line)
-        if d["rows"] == 5:
-            out.append(
-                (
-                    Puzzle.from_rows(d["clues"], name=d["id"]),
-                    [c == "1" for c in d["solution_H"] + d["solution_V"]],
-                )
-            )
-    return out
+    """The eight 5x5 corpus puzzles, each with its known answer (edge bits)."""
+    return [(p, p.meta["answer"]) for p in loopy_dev() if p.size_label == "5x5"]
 
 
 DIRECT = r"""
@@ -248,6 +236,16 @@ def sb_trials(args: argparse.Namespace, summary: dict[str, object]) -> int:
     return int(((df.status == "solved") & ~df.correct).any()) if len(df) else 0
 
 
+def full_check(args: argparse.Namespace, summary: dict[str, object]) -> int:
+    """Both paths at full size (PyTorch needed: the machine the check is for has it)."""
+    import torch
+
+    summary["torch"] = f"{torch.__version__} cuda={torch.version.cuda}"
+    bad = 0 if args.skip_abs3 else abs3_check(args, summary)
+    sb_batches(args, summary)
+    return bad | sb_trials(args, summary)
+
+
 def quick_check(args: argparse.Namespace, summary: dict[str, object]) -> int:
     """Both paths on tiny inputs; the GPU side only where there is a GPU to run it on."""
     skipped = []
@@ -305,47 +303,23 @@ def rows_from_run(run: Path) -> pd.DataFrame:
     # The stamp: the run's own record of where and with what it ran. A run before the check
     # recorded its provenance leaves the commit, Python and command empty ("not recorded").
     info = directs[0]["info"] if directs else {}
-    machine = summary.get("provenance", {})
+    recorded = summary.get("provenance", {})
     smi = _text(summary.get("nvidia_smi"))
-    rows["command"] = _text(summary.get("command"))
-    # A run before ``started_utc`` recorded ``started`` in the machine's local time, taken
-    # as UTC (those machines' clocks ran on UTC).
-    rows["measured_utc"] = _text(summary.get("started_utc", summary.get("started")))[:16]
-    rows["git_commit"] = _text(machine.get("git_commit"))
-    rows["cpu"] = _text(machine.get("cpu", info.get("cpu_name", "")))
-    rows["cpu_count"] = int(machine.get("cpu_count", info.get("cpu_threads", 0)) or 0)
-    rows["gpu"] = _text(machine.get("gpu", smi.split(",")[0] if "unavailable" not in smi else ""))
-    rows["python"] = _text(machine.get("python"))
-    versions = {k: v for k, v in machine.items() if k.startswith("version_")}
+    machine: dict[str, object] = {
+        "git_commit": _text(recorded.get("git_commit")),
+        "cpu": _text(recorded.get("cpu", info.get("cpu_name", ""))),
+        "cpu_count": int(recorded.get("cpu_count", info.get("cpu_threads", 0)) or 0),
+        "gpu": _text(recorded.get("gpu", smi.split(",")[0] if "unavailable" not in smi else "")),
+        "python": _text(recorded.get("python")),
+    }
+    versions = {k: v for k, v in recorded.items() if k.startswith("version_")}
     versions.setdefault("version_pyqbpp", info.get("version", ""))
     versions.setdefault("version_torch", _text(summary.get("torch")).split(" ")[0])
-    for key in sorted(versions):
-        rows[key] = _text(versions[key])
-    return rows
-
-
-def _span(values: pd.Series) -> str:
-    """The values' range as text (one value where they agree to 3 digits; - where none)."""
-    values = pd.to_numeric(values, errors="coerce").dropna()
-    if values.empty:
-        return "-"
-    lo, hi = values.min(), values.max()
-    return f"{lo:.3g}" if f"{lo:.3g}" == f"{hi:.3g}" else f"{lo:.3g}-{hi:.3g}"
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'s' * (n != 1)}"
-
-
-def _true(values: pd.Series) -> pd.Series:
-    return values.astype(str) == "True"
-
-
-def _share(k: int, n: int) -> str:
-    if n == 0:
-        return "0/0"
-    lo, hi = stats.wilson(k, n)
-    return f"{k}/{n} [{lo:.2f}, {hi:.2f}]"
+    machine |= {key: _text(versions[key]) for key in sorted(versions)}
+    # A run before ``started_utc`` recorded ``started`` in the machine's local time, taken
+    # as UTC (the lent machines' clock).
+    started = _text(summary.get("started_utc", summary.get("started")))[:16]
+    return benchmark_page.stamp_recorded(rows, machine, _text(summary.get("command")), started)
 
 
 def _abs3_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
@@ -355,7 +329,9 @@ def _abs3_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
     body = []
     for gpu, group in trials.groupby("gpu_arg", sort=False):
         modes = ", ".join(f"`{m}`" for m in dict.fromkeys(group["mode"].astype(str)))
-        body.append(f"With `gpu={int(gpu)}` {_count(len(group), 'trial')} ran in mode {modes}.")
+        body.append(
+            f"With `gpu={int(gpu)}` {benchmark_page.counted(len(group), 'trial')} ran in mode {modes}."
+        )
     for d in direct[pd.to_numeric(direct.gpu_flips, errors="coerce") > 0].itertuples():
         body.append(
             f"In the direct timing with `gpu={int(d.gpu_arg)}` (mode `{d.mode}`), pyqbpp counted "
@@ -366,9 +342,9 @@ def _abs3_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
         solved = g[g.status == "solved"]
         table.append({
             "`gpu`": int(gpu), "form": form, "mode": mode,
-            "variables": _span(g.variables),
-            "solved [95% CI]": _share(len(solved), len(g)),
-            "equal to the corpus answer": f"{int(_true(g.correct).sum())}/{len(solved)}",
+            "variables": benchmark_page.span_text(g.variables),
+            "solved [95% CI]": benchmark_page.success_text(len(solved), len(g)),
+            "equal to the corpus answer": f"{int(benchmark_page.is_true(g.correct).sum())}/{len(solved)}",
             "median iterations": f"{solved.iterations.median():g}" if len(solved) else "-",
             "median first search s": f"{g.first_solve_s.median():.3f}",
             "median later search s": f"{g.later_solve_median_s.median():.3f}"
@@ -379,7 +355,7 @@ def _abs3_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
     out = []
     if table:
         caption = (
-            f"The harness on {_count(boards, '5x5 corpus board')}, seed{'s' * (',' in seeds)} "
+            f"The harness on {benchmark_page.counted(boards, '5x5 corpus board')}, seed{'s' * (',' in seeds)} "
             f"{seeds}, each trial in its "
             "own process, within pyqbpp's free 100-variable limit. A solved trial is verified "
             "by the checker; its loop is also compared with the corpus answer. Later search: "
@@ -433,7 +409,7 @@ def _sb_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
         verdict = (
             f"{zero} of {len(batches)} settings reached energy 0."
             if zero
-            else f"No setting reached energy 0 ({_count(len(batches), 'setting')} tried)."
+            else f"No setting reached energy 0 ({benchmark_page.counted(len(batches), 'setting')} tried)."
         )
         best = batches[batches.best_energy == batches.best_energy.min()]
         verdict += f" The lowest energy, {best.best_energy.iloc[0]:g}, came from " + " and ".join(
@@ -454,7 +430,7 @@ def _sb_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
         for (puzzle, size, device, agents), g in trials.groupby(
             ["puzzle", "size", "device", "agents"], sort=False
         ):
-            solved = g[(g.status == "solved") & _true(g.correct)]
+            solved = g[(g.status == "solved") & benchmark_page.is_true(g.correct)]
             cut = int((g.time_limit_s < limit).sum())
             if len(solved):
                 largest[(device, int(agents))] = size
@@ -462,9 +438,9 @@ def _sb_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
                 "board": f"`{puzzle}`", "size": size, "device": device,
                 "agents": f"{int(agents):,}",
                 "seeds": ", ".join(str(int(s)) for s in g.seed),
-                "solved [95% CI]": _share(len(solved), len(g)),
-                "seconds (solved)": _span(solved.wall_s),
-                "time limit s": _span(g.time_limit_s)
+                "solved [95% CI]": benchmark_page.success_text(len(solved), len(g)),
+                "seconds (solved)": benchmark_page.span_text(solved.wall_s),
+                "time limit s": benchmark_page.span_text(g.time_limit_s)
                 + (f" ({cut} cut by the check's budget)" if cut else ""),
             })  # fmt: skip
         caption = (
@@ -497,13 +473,7 @@ def page_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
 
 
 def publish(rows: pd.DataFrame, dest: Path) -> Path:
-    # The rows as they read back from rows.csv (an integer column with gaps reads back as
-    # floats), written in that form: a page published after a run and one written again with
-    # --rows are the same text, as are their rows.csv.
-    dest.mkdir(parents=True, exist_ok=True)
-    rows.to_csv(dest / "rows.csv", index=False)
-    rows = benchmark_page.read_rows(dest / "rows.csv")
-    rows.to_csv(dest / "rows.csv", index=False)
+    rows = benchmark_page.read_back(rows, dest)  # a page after a run = one from --rows
     return benchmark_page.write_page(
         dest, rows, title="The GPU paths", script=COMMAND, sections=page_sections(rows)
     )
@@ -540,28 +510,11 @@ def main() -> int:
         "command": " ".join([COMMAND, *sys.argv[1:]]),
         "provenance": provenance(PACKAGES),
     }
-    bad = 0
-    if args.quick:
-        try:
-            bad = quick_check(args, summary)
-        finally:
-            (args.out / "gpu_check_summary.json").write_text(
-                json.dumps(summary, indent=2, default=str)
-            )
-        print(f"summary: {args.out / 'gpu_check_summary.json'}")
-        if args.publish:
-            print(f"page: {publish(rows_from_run(args.out), args.publish)}")
-        return bad
     try:
-        import torch
-
-        summary["torch"] = f"{torch.__version__} cuda={torch.version.cuda}"
-        if not args.skip_abs3:
-            bad |= abs3_check(args, summary)
-        sb_batches(args, summary)
-        bad |= sb_trials(args, summary)
-    finally:
+        bad = quick_check(args, summary) if args.quick else full_check(args, summary)
+    finally:  # what was measured is kept, whatever stopped the rest
         (args.out / "gpu_check_summary.json").write_text(json.dumps(summary, indent=2, default=str))
+    print(f"summary: {args.out / 'gpu_check_summary.json'}")
     if args.publish:
         print(f"page: {publish(rows_from_run(args.out), args.publish)}")
     return bad

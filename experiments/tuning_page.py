@@ -2,7 +2,7 @@
 training boards, against the cell's own (untuned) setting.
 
     python experiments/tuning_page.py --study results/tune_full/optuna.db \
-        --tuned-dir tuned_full --publish docs/findings/tune_full
+        --tuned-dir conf/tuning/tuned_full --publish docs/findings/tune_full
     python experiments/tuning_page.py --rows docs/findings/tune_full/rows.csv \
         --publish docs/findings/tune_full            # the page again from its rows
     python experiments/tuning_page.py --quick        # tunes one cell on a 3x3 board first (s)
@@ -212,7 +212,7 @@ def quick_study(root: Path) -> tuple[Path, Path]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--study", type=Path, default=Path("results/tune_full/optuna.db"))
-    ap.add_argument("--tuned-dir", type=Path, default=Path("tuned_full"))
+    ap.add_argument("--tuned-dir", type=Path, default=Path("conf/tuning/tuned_full"))
     ap.add_argument("--quick", action="store_true", help="tune a 3x3 board first (seconds)")
     benchmark_page.add_options(ap)
     args = ap.parse_args()

@@ -1,11 +1,13 @@
-"""Benchmarks that cannot rot: every script under ``experiments/`` runs here in its
-quick mode (tiny boards, one seed, seconds), so a benchmark broken by a change elsewhere
-fails CI instead of waiting for its next full run (the shell scripts' runs are marked
-``experiments``: CI runs them in a step of their own, ``pytest -m experiments``). The targets stay in the
-benchmarks: a quick run reports its figures without judging them ("(quick, not judged)").
+"""Benchmarks that cannot rot: every script under ``experiments/`` runs here in its quick
+mode (tiny boards, one seed, seconds), and so does every experiment whose config says how its
+report is made (``python -m slitherbench.reproduce experiment=NAME --quick``: its runs, then
+its report or page), so a benchmark broken by a change elsewhere fails CI instead of waiting
+for its next full run. The experiments' runs are marked ``experiments``: CI runs them in a
+step of their own, ``pytest -m experiments``. The targets stay in the benchmarks: a quick run
+reports its figures without judging them ("(quick, not judged)").
 
 Each run is a subprocess with its working directory and every output under ``tmp_path``
-(``RESULTS`` for the shell scripts' stores, ``--out`` for the Python scripts), and the
+(``results_dir`` for the experiments' stores, ``--out`` for the Python scripts), and the
 checkout must be left as it was (no ``results/``, ``outputs/``, tuned settings, shipped
 boards or figures written). A new script must either get a quick run below or be listed in
 ``NOT_RUN`` with the reason.
@@ -147,38 +149,7 @@ RUNS = [
         "grids-honeycomb",
         ("generated_grids.jsonl",),
     ),
-    # The shell scripts: their stores under RESULTS=tmp_path, each with its report.
-    QuickRun("backends.sh", ("--quick",), "report: ", ("backends/report/manifest.json",)),
-    QuickRun("colorlink.sh", ("--quick",), "report: ", ("colorlink/report/manifest.json",)),
-    QuickRun(
-        "cons_hubo_qubo.sh", ("--quick",), "report: ", ("cons_hubo_qubo/report/manifest.json",)
-    ),
-    QuickRun("faces.sh", ("--quick",), "between edge and face", ("faces/report/manifest.json",)),
-    QuickRun("frontier.sh", ("--quick",), "report: ", ("frontier/report/frontier.md",)),
     QuickRun("gpu_carry.sh", ("--quick",), "download skipped"),
-    QuickRun("hubo_vs_qubo.sh", ("--quick",), "report: ", ("hubo_vs_qubo/report/manifest.json",)),
-    QuickRun(
-        "hubo_vs_qubo_full.sh",
-        ("--quick",),
-        "report: ",
-        ("hubo_vs_qubo_full/report/manifest.json", "tuned/hubo_sa.yaml"),
-    ),
-    QuickRun(
-        "reference_page.sh", ("--quick",), "report: ", ("reference_page/report/manifest.json",)
-    ),
-    QuickRun(
-        "samplers.sh",
-        ("--quick",),
-        "report: ",
-        tuple(f"{e}/report/manifest.json" for e in ("targets", "targets_10x18", "warm_starts")),
-    ),
-    QuickRun("scaling.sh", ("--quick",), "report: ", ("scaling/report/manifest.json",)),
-    QuickRun(
-        "survey.sh",
-        ("--quick",),
-        NOT_JUDGED,
-        ("survey_table/report/survey_layout.md", "benchmarks/bench_exact_targets.csv"),
-    ),
 ]
 
 NOT_RUN = {
@@ -194,8 +165,7 @@ WATCHED = (
     "results",
     "outputs",
     "multirun",
-    "tuned",
-    "tuned_full",
+    "conf/tuning",
     ".gpu",
     "slitherbench/sources/data",
     "docs/figures",
@@ -229,52 +199,114 @@ def test_every_experiment_script_has_a_quick_run_or_a_reason() -> None:
     assert not (run | set(NOT_RUN)) - scripts, "entries for scripts that are gone"
 
 
-def test_every_shell_script_takes_quick_and_a_results_root() -> None:
-    """The shell scripts' contract: ``--quick`` first, extra Hydra overrides passed through,
-    stores under ``$RESULTS`` (a fixed ``results/`` path would write into the checkout)."""
-    for r in RUNS:
-        if not r.script.endswith(".sh") or r.script == "gpu_carry.sh":
-            continue
-        text = (EXPERIMENTS / r.script).read_text()
-        assert '"${1:-}" = --quick' in text, r.script
-        assert "R=${RESULTS:-results}" in text, r.script
-        assert '"$@"' in text, r.script
-        assert " results/" not in text.split("set -euo pipefail")[1], r.script
+@dataclass(frozen=True)
+class QuickReproduce:
+    """``python -m slitherbench.reproduce experiment=NAME --quick`` into ``tmp_path/NAME``."""
+
+    experiment: str
+    prints: str  # text the output must contain
+    writes: tuple[str, ...]  # files (under tmp_path) the run must make
+    publish: bool = False  # --publish tmp_path/pub/NAME: the page instead of the report
+
+    @property
+    def id(self) -> str:
+        return f"reproduce {self.experiment}" + (" --publish" if self.publish else "")
 
 
-def _marked(run: QuickRun) -> object:
-    # The shell scripts' quick runs (an experiment, then its report: 20-120 s each on 2
-    # cores, six minutes together) run in CI's own step (`pytest -m experiments` in .ci/run),
-    # beside the SLURM check, keeping the suite within its 10 minutes.
-    marks = [pytest.mark.experiments] if run.script.endswith(".sh") else []
+def _report(name: str, file: str = "manifest.json") -> tuple[str]:
+    return (f"{name}/report/{file}",)
+
+
+# Every experiment whose config's report block differs from the default (a test checks),
+# and the ones their shell wrappers ran: the stores under tmp_path, each with its report.
+REPRODUCED = [
+    QuickReproduce("backends", "report: ", _report("backends")),
+    QuickReproduce("colorlink", "report: ", _report("colorlink")),
+    QuickReproduce("cons_hubo_qubo", "report: ", _report("cons_hubo_qubo")),
+    QuickReproduce("faces", "between edge and face", _report("faces")),
+    QuickReproduce("frontier", "report: ", _report("frontier", "frontier.md")),
+    QuickReproduce("hubo_vs_qubo", "report: ", _report("hubo_vs_qubo")),
+    QuickReproduce(
+        "hubo_vs_qubo_full",
+        "report: ",
+        (*_report("hubo_vs_qubo_full"), "tuned/hubo_sa.yaml", "tune_full/optuna.db"),
+    ),
+    QuickReproduce("reference_page", "report: ", _report("reference_page")),
+    QuickReproduce("scaling", "report: ", _report("scaling")),
+    QuickReproduce("targets", "report: ", _report("targets")),
+    QuickReproduce("targets_10x18", "report: ", _report("targets_10x18")),
+    QuickReproduce("openjij_updaters", "report: ", _report("openjij_updaters")),
+    QuickReproduce("warm_starts", "report: ", _report("warm_starts")),
+    QuickReproduce("cut_kinds", "between cons and cons+region", _report("cut_kinds")),
+    QuickReproduce("cut_kinds_annealers", "report: ", _report("cut_kinds_annealers")),
+    QuickReproduce("survey_table", "report: ", _report("survey_table", "survey_layout.md")),
+    QuickReproduce("abs3_search_time", "published: ", ("pub/abs3_search_time.md",), publish=True),
+    QuickReproduce(
+        "colorlink_crossing", "published: ", ("pub/colorlink_crossing.md",), publish=True
+    ),
+]
+
+
+def test_every_experiment_with_its_own_report_settings_has_a_quick_run() -> None:
+    from omegaconf import OmegaConf
+
+    run = {r.experiment for r in REPRODUCED}
+    own = {
+        p.stem
+        for p in (ROOT / "conf" / "experiment").glob("*.yaml")
+        if "report" in OmegaConf.load(p)
+    }
+    missing = own - run
+    assert not missing, f"{sorted(missing)}: add a QuickReproduce in tests/test_experiments.py"
+
+
+def _marked(run: QuickRun | QuickReproduce) -> object:
+    # The experiments' quick runs (runs, then a report: 10-60 s each on 2 cores) run in CI's
+    # own step (`pytest -m experiments` in .ci/run), beside the SLURM check, keeping the suite
+    # within its 10 minutes.
+    marks = [pytest.mark.experiments] if isinstance(run, QuickReproduce) else []
     return pytest.param(run, marks=marks, id=run.id)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("run", [_marked(r) for r in RUNS])
-def test_quick_mode_runs(run: QuickRun, tmp_path: Path) -> None:
-    if run.script in ("bench_commits.py", "newcomer_times.py") and not (ROOT / ".git").exists():
-        pytest.skip(f"{run.script} reads commits with git (archive, clone); no .git here")
-    before = _checkout_state()
+def _command(run: QuickRun | QuickReproduce, tmp_path: Path) -> list[str]:
+    if isinstance(run, QuickReproduce):
+        name = run.experiment
+        cmd = [sys.executable, "-m", "slitherbench.reproduce", f"experiment={name}", "--quick"]
+        cmd.append(f"results_dir={tmp_path / name}")
+        return cmd + (["--publish", str(tmp_path / "pub" / name)] if run.publish else [])
     script = EXPERIMENTS / run.script
     args = [a.replace("{tmp}", str(tmp_path)).replace("{root}", str(ROOT)) for a in run.args]
-    cmd = (
-        ["bash", str(script), *args]
-        if script.suffix == ".sh"
-        else [sys.executable, str(script), *args]
-    )
+    if script.suffix == ".sh":
+        return ["bash", str(script), *args]
+    return [sys.executable, str(script), *args]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("run", [_marked(r) for r in [*RUNS, *REPRODUCED]])
+def test_quick_mode_runs(run: QuickRun | QuickReproduce, tmp_path: Path) -> None:
+    script = getattr(run, "script", "")
+    if script in ("bench_commits.py", "newcomer_times.py") and not (ROOT / ".git").exists():
+        pytest.skip(f"{script} reads commits with git (archive, clone); no .git here")
+    before = _checkout_state()
     env = {k: v for k, v in os.environ.items() if k not in ("STORE", "GPU_DIR")}
-    env |= {"RESULTS": str(tmp_path), "PYTHON": sys.executable, "MPLBACKEND": "Agg"}
-    if run.script == "gpu_carry.sh":
+    path = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env |= {"PYTHON": sys.executable, "MPLBACKEND": "Agg", "PYTHONPATH": path}
+    if script == "gpu_carry.sh":
         env["GPU_DIR"] = str(tmp_path / "gpu")
     done = subprocess.run(
-        cmd, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, check=False
+        _command(run, tmp_path),
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     out = done.stdout + done.stderr
     assert done.returncode == 0, f"{run.id} exited {done.returncode}:\n{out[-4000:]}"
     assert run.prints in out, f"{run.id}: {run.prints!r} not in its output:\n{out[-4000:]}"
     for name in run.writes:
         assert (tmp_path / name).is_file(), f"{run.id}: no {name} under {tmp_path}"
-    if run.script == "gpu_carry.sh":
+    if script == "gpu_carry.sh":
         assert (tmp_path / "gpu" / "site" / "pyqbpp" / "abs3_c32e64.so").is_file()
     assert _checkout_state() == before, f"{run.id} wrote into the checkout"

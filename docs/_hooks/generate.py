@@ -35,6 +35,7 @@ except ImportError:  # the generators alone (tests) need no mkdocs
 
 ROOT = Path(__file__).resolve().parents[2]
 CONF = ROOT / "conf"
+TUNED = CONF / "tuning"  # tuned settings (experiment=tune writes them), not a config group
 MARKER = re.compile(r"<!-- generate: (\w+) -->")
 _TMP = tempfile.TemporaryDirectory(prefix="slitherbench-docs-")
 
@@ -48,13 +49,24 @@ def config_reference() -> str:
         (CONF / "config.yaml").read_text().rstrip(),
         "```",
     ]
-    for group in sorted(p for p in CONF.iterdir() if p.is_dir()):
+    for group in sorted(p for p in CONF.iterdir() if p.is_dir() and p != TUNED):
         files = sorted(group.rglob("*.yaml"))
         names = ", ".join(f"`{f.relative_to(group).with_suffix('')}`" for f in files)
         out += ["", f"## `{group.name}`", "", f"Options: {names}."]
         for f in files:
             name = f.relative_to(group).with_suffix("")
             out += ["", f"### `{group.name}={name}`", "", "```yaml", f.read_text().rstrip(), "```"]
+    out += [
+        "",
+        "## Tuned settings: `conf/tuning/`",
+        "",
+        "Written by `experiment=tune` (`tuned/`) and `experiment=tune_full` (`tuned_full/`), "
+        "one file per form and backend, and laid over a cell's own settings by `tuned=true` "
+        "(from `tuned_dir`); data, not options to choose.",
+    ]
+    for f in sorted(TUNED.rglob("*.yaml")):
+        name = f.relative_to(CONF).as_posix()
+        out += ["", f"### `conf/{name}`", "", "```yaml", f.read_text().rstrip(), "```"]
     return "\n".join(out)
 
 
@@ -79,7 +91,8 @@ def _help(*argv: str) -> str:
 
 CLI = (
     ("python -m slitherbench", ("-m", "slitherbench")),
-    ("python -m slitherbench.report", ("-m", "slitherbench.analysis.report")),
+    ("python -m slitherbench.report", ("-m", "slitherbench.report")),
+    ("python -m slitherbench.reproduce", ("-m", "slitherbench.reproduce")),
     ("python -m slitherbench.run.reference", ("-m", "slitherbench.run.reference")),
 )
 

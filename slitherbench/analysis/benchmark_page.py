@@ -25,21 +25,28 @@ compares), so a number on the page is a number in the rows.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
-from slitherbench.analysis.render import grid_markdown
+from slitherbench.analysis import stats
+from slitherbench.analysis.render import fmt, grid_markdown
 from slitherbench.method.provenance import dirty_note, provenance
 
 __all__ = [
     "add_options",
+    "counted",
     "grid_markdown",
+    "is_true",
     "provenance_table",
     "publish_from_rows",
+    "read_back",
     "read_rows",
+    "span_text",
     "stamp",
+    "stamp_recorded",
+    "success_text",
     "targets_markdown",
     "write_page",
 ]
@@ -53,16 +60,65 @@ STAMP = ("command", "measured_utc", *MACHINE)
 def stamp(rows: pd.DataFrame, packages: Sequence[str], command: str) -> pd.DataFrame:
     """``rows`` with the command that measured them, the machine, commit, date and the named
     packages' versions on each row."""
-    info = provenance(tuple(packages))
+    now = pd.Timestamp.now(tz="UTC").strftime("%Y-%m-%d %H:%M")
+    return stamp_recorded(rows, provenance(tuple(packages)), command, now)
+
+
+def stamp_recorded(
+    rows: pd.DataFrame, machine: Mapping[str, object], command: str, measured_utc: str
+) -> pd.DataFrame:
+    """``rows`` stamped with a provenance recorded elsewhere (``machine``: the keys of
+    :data:`MACHINE` and ``version_*``, as :func:`slitherbench.method.provenance.provenance` gives
+    them), e.g. by a run on another machine whose files are published here."""
     out = rows.copy()
     out["command"] = command
-    out["measured_utc"] = pd.Timestamp.now(tz="UTC").strftime("%Y-%m-%d %H:%M")
+    out["measured_utc"] = measured_utc
     for key in MACHINE:
-        out[key] = info[key]
-    for key, value in info.items():
+        out[key] = machine[key]
+    for key, value in machine.items():
         if key.startswith("version_"):
             out[key] = value
     return out
+
+
+# -- a page's numbers as text --------------------------------------------------------------
+def success_text(k: int, n: int, style: str = "count") -> str:
+    """``k`` successes of ``n`` with the 95% Wilson interval: ``"3/8 [0.14, 0.69]"`` (the
+    count, two decimals; ``"0/0"`` where nothing ran), or with ``style="rate"`` the rate as
+    the report's tables write it, ``"0.375 [0.137, 0.694]"`` (three significant digits).
+
+    >>> success_text(3, 8), success_text(3, 8, style="rate"), success_text(0, 0)
+    ('3/8 [0.14, 0.69]', '0.375 [0.137, 0.694]', '0/0')
+    """
+    lo, hi = stats.wilson(k, n)
+    if style == "rate":
+        return f"{fmt(k / n if n else float('nan'))} [{fmt(lo)}, {fmt(hi)}]"
+    if style != "count":
+        raise ValueError(f"style must be count or rate, got {style!r}")
+    return f"{k}/{n} [{lo:.2f}, {hi:.2f}]" if n else "0/0"
+
+
+def span_text(values: pd.Series) -> str:
+    """The values' range as text (one value where they agree to 3 digits; - where none).
+
+    >>> span_text(pd.Series([0.5, 0.52])), span_text(pd.Series([2.0, 2.0])), span_text(pd.Series([]))
+    ('0.5-0.52', '2', '-')
+    """
+    values = pd.to_numeric(values, errors="coerce").dropna()
+    if values.empty:
+        return "-"
+    lo, hi = values.min(), values.max()
+    return f"{lo:.3g}" if f"{lo:.3g}" == f"{hi:.3g}" else f"{lo:.3g}-{hi:.3g}"
+
+
+def counted(n: int, noun: str) -> str:
+    """``"1 trial"``, ``"3 trials"``."""
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
+def is_true(values: pd.Series) -> pd.Series:
+    """A yes/no column as it reads back from rows.csv (``True``/``False`` text, or empty)."""
+    return values.astype(str) == "True"
 
 
 def targets_markdown(lines: Sequence[dict[str, str]], caption: str, absent: str) -> str:
@@ -103,6 +159,18 @@ def read_rows(path: Path) -> pd.DataFrame:
 
 def _texts(rows: pd.DataFrame, column: str) -> list[str]:
     return [str(v) for v in rows[column].dropna()] if column in rows else []
+
+
+def read_back(rows: pd.DataFrame, dest: Path) -> pd.DataFrame:
+    """Write ``dest/rows.csv`` and return the rows as they read back from it (an integer
+    column with gaps reads back as floats), the file rewritten in that form: a page written
+    from them right after a run and one written again with ``--rows`` are the same text, as
+    are their rows.csv."""
+    dest.mkdir(parents=True, exist_ok=True)
+    rows.to_csv(dest / "rows.csv", index=False)
+    rows = read_rows(dest / "rows.csv")
+    rows.to_csv(dest / "rows.csv", index=False)
+    return rows
 
 
 def _distinct(rows: pd.DataFrame, column: str) -> str:

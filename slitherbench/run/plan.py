@@ -33,12 +33,8 @@ from slitherbench.sources.configured import (  # noqa: F401  (plan's names befor
     hydra_runtime,
     precheck,
 )
-from slitherbench.sources.configured import (
-    hydra_ready as _hydra_ready,
-)
-from slitherbench.sources.configured import (
-    searchpath as _searchpath,
-)
+from slitherbench.sources.configured import hydra_ready as _hydra_ready
+from slitherbench.sources.configured import searchpath as _searchpath
 
 
 @dataclass
@@ -49,7 +45,7 @@ class Cell:
     backend: Backend
     formulation_cfg: dict[str, Any]
     backend_cfg: dict[str, Any]
-    tuned: bool = False  # parameters from tuned/ (experiment=tune)
+    tuned: bool = False  # parameters from tuned_dir (experiment=tune wrote them)
 
     @property
     def label(self) -> str:

@@ -24,7 +24,7 @@ from slitherbench.method.record import ConfigError
 from slitherbench.puzzles.puzzle import Puzzle
 
 CONF_DIR = Path(__file__).resolve().parents[2] / "conf"
-# ${slitherbench_conf:../tuned} in a config: a path relative to this conf/ directory, wherever the run.
+# ${slitherbench_conf:tuning/tuned} in a config: a path under this conf/ directory, wherever the run.
 OmegaConf.register_new_resolver("slitherbench_conf", lambda sub: str(CONF_DIR / sub), replace=True)
 
 
