@@ -317,7 +317,7 @@ def rows_from_run(run: Path) -> pd.DataFrame:
     versions.setdefault("version_torch", _text(summary.get("torch")).split(" ")[0])
     machine |= {key: _text(versions[key]) for key in sorted(versions)}
     # A run before ``started_utc`` recorded ``started`` in the machine's local time, taken
-    # as UTC (the lent machines' clock).
+    # as UTC (those machines' clocks ran on UTC).
     started = _text(summary.get("started_utc", summary.get("started")))[:16]
     return benchmark_page.stamp_recorded(rows, machine, _text(summary.get("command")), started)
 

@@ -11,6 +11,8 @@ only what is missing. Extra Hydra overrides go to every run into the store, ``re
 chooses the store, and ``report.*`` overrides change the report (``report.compare=['a,b']``).
 Runs are ``python -m slitherbench`` child processes, so each is exactly the command a user
 would type; the report is :func:`slitherbench.analysis.report.main`. Bad settings are one line, exit 2.
+
+Imports: the run and the analysis (it sits above both, as the other entry points do).
 """
 
 from __future__ import annotations

@@ -74,7 +74,8 @@ def stamp_recorded(
     out["command"] = command
     out["measured_utc"] = measured_utc
     for key in MACHINE:
-        out[key] = machine[key]
+        if key in machine:  # a key an older run did not record stays out (not recorded)
+            out[key] = machine[key]
     for key, value in machine.items():
         if key.startswith("version_"):
             out[key] = value
