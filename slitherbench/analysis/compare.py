@@ -29,7 +29,16 @@ from slitherbench.analysis import stats
 from slitherbench.analysis.tables import ran_only, settings_of
 from slitherbench.method.record import TUNED_SUFFIX
 
-ATTRIBUTES = ("cell", "form_variant", "formulation", "backend", "variables", "tuning", "warm_start")
+ATTRIBUTES = (
+    "cell",
+    "form_variant",
+    "formulation",
+    "backend",
+    "variables",
+    "tuning",
+    "warm_start",
+    "presolve",
+)
 # Compared column -> the columns pairs must also share.
 STRATA = {
     "cell": [],
@@ -39,6 +48,7 @@ STRATA = {
     "variables": ["formulation", "backend"],  # edge,face: each form on each backend
     "tuning": ["form_variant", "backend"],  # untuned,tuned: each cell against its tuned self
     "warm_start": ["form_variant", "backend"],  # previous,none: each cell with either hint
+    "presolve": ["form_variant", "backend"],  # none,rules: each cell with and without it
 }
 
 
@@ -133,7 +143,7 @@ def pairs_of(
 
 # Settings both sides of a pair should share: the run's budgets, and the parameters of the
 # part not compared (comparing forms on one backend: the backend's parameters).
-RUN_SETTINGS = ("time_limit_s", "max_iterations", "warm_start")
+RUN_SETTINGS = ("time_limit_s", "max_iterations", "warm_start", "presolve")
 PARAMS_COMPARED = {
     "cell": (),
     "form_variant": ("backend_params",),
@@ -142,6 +152,7 @@ PARAMS_COMPARED = {
     "variables": ("backend_params", "formulation_params"),
     "tuning": (),  # tuning changes the weights and the effort: what is compared
     "warm_start": ("backend_params", "formulation_params"),
+    "presolve": ("backend_params", "formulation_params"),
 }
 
 

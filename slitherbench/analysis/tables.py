@@ -29,12 +29,12 @@ def _iqr(x: pd.Series) -> float:
 
 def settings_of(row: pd.Series) -> dict[str, object]:
     """A trial's configuration: tuned or not, its formulation's and backend's parameters and
-    its run settings (time limit, iteration budget, warm start)."""
+    its run settings (time limit, iteration budget, warm start, presolve)."""
     out: dict[str, object] = {"tuned": str(row.get("cell", "")).endswith(TUNED_SUFFIX)}
     for col, prefix in (("formulation_params", ""), ("backend_params", "")):
         if isinstance(row.get(col), str) and row.get(col):
             out.update({f"{prefix}{k}": v for k, v in json.loads(row[col]).items()})
-    for col in ("time_limit_s", "max_iterations", "warm_start"):
+    for col in ("time_limit_s", "max_iterations", "warm_start", "presolve"):
         if col in row and not (isinstance(row[col], float) and np.isnan(row[col])):
             out[col] = row[col]
     return out

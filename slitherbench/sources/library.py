@@ -137,6 +137,13 @@ SUITES: dict[str, Callable[[], list[Puzzle]]] = {
     # Every board kind (square and Loopy's 15 other grid types) at about 25, 50 and 100
     # faces, generated and proved unique (experiments/make_boards.py grids).
     "grids": lambda: list(shipped("grids")),
+    # The headline boards beside Loopy Tricky and Hard boards of the same sizes, which forced
+    # moves do not settle (graded lookahead1 by slitherbench.deduction): the presolve run's.
+    "presolve": lambda: [
+        *SUITES["headline"](),
+        *(get_puzzle(n) for n in ("tatham-7x7t0dt-03", "tatham-7x7t0dh-08")),
+        *(get_puzzle(n) for n in ("tatham-10x10t0dt-24", "tatham-10x10t0dh-04")),
+    ],
     # The first Loopy 10x18 board (the frontier's and the size target's).
     "loopy10x18": lambda: [p for p in loopy_dev() if p.size_label == "10x18"][:1],
 }
