@@ -43,6 +43,7 @@ class QuickRun:
 NOT_JUDGED = "(quick, not judged)"
 RUNS = [
     QuickRun("bench_deduction.py", ("--quick",), "quick run: the targets (30x40) are not judged"),
+    QuickRun("bench_exact_deduction.py", ("--quick",), "(quick, not judged) target"),
     QuickRun("grade_corpus.py", (), "| Loopy label | rules | lookahead1 | lookahead2 | beyond |"),
     QuickRun("bench_commits.py", ("--quick", "--out", "{tmp}"), NOT_JUDGED, ("bench_commits.csv",)),
     QuickRun(
@@ -237,6 +238,7 @@ REPRODUCED = [
     QuickReproduce("targets_10x18", "report: ", _report("targets_10x18")),
     QuickReproduce("openjij_updaters", "report: ", _report("openjij_updaters")),
     QuickReproduce("warm_starts", "report: ", _report("warm_starts")),
+    QuickReproduce("presolve", "between none and rules", _report("presolve")),
     QuickReproduce("cut_kinds", "between cons and cons+region", _report("cut_kinds")),
     QuickReproduce("cut_kinds_annealers", "report: ", _report("cut_kinds_annealers")),
     QuickReproduce("survey_table", "report: ", _report("survey_table", "survey_layout.md")),
