@@ -113,3 +113,14 @@ def test_config_hashes_are_those_computed_before_the_move() -> None:
     b = {"_target_": "slitherbench.solvers.dwave.SABackend"}
     cfg = OmegaConf.create({"max_iterations": 50, "time_limit_s": 60.0, "base_seed": 0})
     assert build_cell(f, b).config_hash(cfg) == "e5174467f0a7"  # computed at commit d84a432
+
+
+def test_provenance_finds_the_checkout_the_package_sits_in() -> None:
+    """Paths computed from a module's own file follow the module's depth in the layout: the
+    provenance of a run from a git checkout names its commit."""
+    from slitherbench.method.provenance import git_state
+
+    if not (ROOT / ".git").exists() or shutil.which("git") is None:
+        pytest.skip("not a git checkout")
+    commit, _ = git_state()
+    assert commit, "no commit found: the repository root is computed wrongly"

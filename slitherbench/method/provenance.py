@@ -42,7 +42,7 @@ def git_state(repo: Path | None = None) -> tuple[str, list[str]]:
     and the changed paths under :data:`CODE_PATHS`: modified, staged, deleted or untracked
     (git's ignored files, such as ``__pycache__``, are not changes). ``("", [])`` outside
     a git checkout."""
-    repo = repo or Path(__file__).resolve().parents[1]
+    repo = repo or Path(__file__).resolve().parents[2]
     if not (repo / ".git").exists() or not shutil.which("git"):
         return "", []
     git = ["git", "-C", str(repo)]
