@@ -135,11 +135,18 @@ def provenance(packages: tuple[str, ...] = ()) -> dict[str, str | int | bool]:
 
 
 @cache
+def _checkout() -> tuple[str, list[str]]:
+    """The checkout as the process first asked (a run asks as it starts): a file edited while
+    it runs is not its code, whichever cell's packages are asked for later."""
+    return git_state()
+
+
+@cache
 def _machine(packages: tuple[str, ...]) -> dict[str, str | int | bool]:
     info: dict[str, str | int | bool] = {
         f"version_{p.replace('-', '_')}": _version(p) for p in (*BASE_PACKAGES, *packages)
     }
-    commit, changed = git_state()
+    commit, changed = _checkout()
     info.update(
         git_commit=commit,
         git_changes=_changes_text(changed),
