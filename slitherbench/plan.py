@@ -361,12 +361,30 @@ def _register_from_config(name: str) -> None:
             cfg = compose(config_name="config", overrides=overrides)
     except HydraException:
         return  # no config of that name: the rule stays unknown
+    register_rule(_rule_class(name, cfg.rule.get("_target_")))
+
+
+def _rule_class(name: str, target: Any) -> type:
+    """The class conf/rule/<name>.yaml names, or one line naming the rule and what is
+    missing (imported here, not by Hydra's get_class, which logs an ERROR line of its own)."""
+    import importlib
+
+    module, _, cls = str(target or "").rpartition(".")
+    if not module or not cls:
+        raise ConfigError(
+            f"rule {name}: conf/rule/{name}.yaml names no class (_target_: module.Class)"
+            + (f", only {target!r}" if target else "")
+        )
     try:
-        cls = get_class(str(cfg.rule._target_))
-    except Exception as exc:  # Hydra wraps the import error
-        cause = exc.__cause__ or exc
-        raise ConfigError(f"conf/rule/{name}.yaml: {cfg.rule.get('_target_')}: {cause}") from None
-    register_rule(cls)
+        found = getattr(importlib.import_module(module), cls, None)
+    except Exception as exc:  # an import error, or the module's own error as it loads
+        why = " ".join(str(exc).split())
+        raise ConfigError(
+            f"rule {name}: conf/rule/{name}.yaml: cannot import module {module} ({why})"
+        ) from None
+    if not isinstance(found, type):
+        raise ConfigError(f"rule {name}: conf/rule/{name}.yaml: module {module} has no {cls}")
+    return found
 
 
 def precheck(p: Puzzle, time_limit_s: float = 10.0, allow_multiple: bool = False) -> None:
