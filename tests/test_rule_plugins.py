@@ -434,3 +434,12 @@ def test_a_real_no_border_rule_takes_no_name_from_the_examples() -> None:
     finally:
         unregister_rule("no_border")
 
+
+def test_the_rules_docstring_says_which_rules_the_zdd_takes(tutorial_no_border) -> None:
+    from slitherbench.backends.zdd import rules_reason
+
+    assert rules_reason(Puzzle.parse(TEXT)) is None  # rows of edge sums: the ZDD solves it
+    assert "no_square" in rules_reason(Puzzle.parse(f"rules=no_square;{ROWS}"))
+    doc = " ".join(rules_pkg.__doc__.split())
+    assert "skips every puzzle with rules" not in doc
+    assert "the ZDD takes a rule whose rows are ranges of edge sums" in doc
