@@ -26,7 +26,7 @@ from .overrides import override_problem
 from .plan import CONF_DIR
 from .puzzle import PuzzleFormatError
 from .record import ConfigError
-from .tables import run_summary
+from .tables import error_summary, run_summary
 from .tune import run_tuning
 
 __all__ = ["CONF_DIR", "main", "run_experiment"]
@@ -108,6 +108,8 @@ def _print_outcome(cfg: DictConfig, trials: pd.DataFrame) -> None:
             "display.width", 200, "display.max_columns", 20, "display.max_rows", 500
         ):
             print(run_summary(trials).to_string(index=False))
+        if errors := error_summary(trials):
+            print(errors)
         if not cfg.trace:  # the trace has printed every trial's answer already
             print_answer(trials, Path(cfg.results_dir) / "pictures")
     print(f"results: {Path(cfg.results_dir).resolve()}")
