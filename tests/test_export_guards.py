@@ -178,3 +178,33 @@ def test_a_long_write_shows_its_progress(tmp_path, capsys, monkeypatch) -> None:
     assert main([f"puzzle={TWO}", f"out={tmp_path}"]) == 0
     err = capsys.readouterr().err
     assert "export" in err and "sidecar" in err
+
+
+@pytest.mark.parametrize("fmt", ["lp", "mps"])
+def test_the_checked_readers_read_the_lp_and_mps_files(tmp_path, fmt: str) -> None:
+    """The readers docs/instances/lp-mps.md names: HiGHS and CPLEX read both files, OR-Tools
+    the MPS file (its LP reader takes another dialect: ``min: ...;``, lp_solve's)."""
+    import highspy
+
+    from slitherbench.formulations import ConsFormulation
+
+    model = Model.build(Puzzle.parse(TWO), ConsFormulation())
+    side = write_instance(model, tmp_path / "m", fmt)
+    path = str(tmp_path / side["file"])
+    rows, cols = side["stats"]["constraints"], side["stats"]["file_variables"]
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    assert h.readModel(path) == highspy.HighsStatus.kOk
+    assert (h.getNumRow(), h.getNumCol()) == (rows, cols)
+    cplex = pytest.importorskip("cplex")
+    c = cplex.Cplex()
+    for stream in ("log", "results", "warning"):
+        getattr(c, f"set_{stream}_stream")(None)
+    c.read(path)
+    assert (c.linear_constraints.get_num(), c.variables.get_num()) == (rows, cols)
+    mb = pytest.importorskip("ortools.linear_solver.python.model_builder")
+    m = mb.Model()
+    read = m.import_from_mps_file if fmt == "mps" else m.import_from_lp_file
+    assert read(path) == (fmt == "mps")  # OR-Tools reads the MPS file, not the CPLEX LP one
+    if fmt == "mps":
+        assert (m.num_constraints, m.num_variables) == (rows, cols)
