@@ -76,3 +76,26 @@ def test_every_generated_board_reads_back_in_every_format(size: tuple[int, int])
         assert all(n is None or 0 <= n <= 3 for row in p.clues for n in row), p.to_text()
         for fmt, write in WRITERS.items():
             assert Puzzle.parse(write(p)).clues == p.clues, (fmt, seed)
+
+
+def test_the_error_reference_lists_the_new_messages() -> None:
+    import sys
+
+    hooks = Path(__file__).resolve().parents[1] / "docs" / "_hooks"
+    sys.path.insert(0, str(hooks))
+    try:
+        import generate as docs_generate
+    finally:
+        sys.path.remove(str(hooks))
+    errors = docs_generate.errors_reference()
+    for message in (
+        "name={name}: a file name without folders (files go under out=)",
+        "out={out}: a file is there, not a folder",
+        "format {fmt} holds terms of degree 2 at most",
+        "more than max_variables={limit}",
+        "puzzle_file={path}: cannot read it",
+        "rule {name}: conf/rule/{name}.yaml names no class",
+        "puzzle.{key}={value}: a whole number",
+    ):
+        assert message in errors, message
+    assert "`ExportError`" in errors

@@ -117,6 +117,8 @@ USER_ERRORS = (
     "BoardError",
     "ColorlinkError",
     "FormUnavailable",
+    "ExportError",
+    "RuleError",
 )
 
 

@@ -79,18 +79,17 @@ def unwritable_reason(formulation: Formulation, fmt: str, per_model: bool = Fals
     return None
 
 
-def degree_refusal(model: Model, fmt: str, iteration: int = 1) -> str | None:
-    """Why this model cannot go into ``fmt``: a quadratic format and a term of higher degree
-    (a hubo model's exact degree rule, or its loop cuts after iteration 1)."""
+def check_degree(model: Model, fmt: str, iteration: int = 1) -> None:
+    """Refuse a model a quadratic ``fmt`` cannot hold: a term of higher degree (a hubo
+    model's exact degree rule, or its loop cuts after iteration 1)."""
     mod = format_module(fmt)
     form = model.formulation
-    if not mod.QUADRATIC or form.native or model.max_degree <= 2:
-        return None
-    return (
-        f"format {fmt} holds terms of degree 2 at most; the {form.describe()} model of "
-        f"{model.puzzle.name or 'the puzzle'} at iteration {iteration} has degree "
-        f"{model.max_degree}: write it as hubo-json, or use form=qubo"
-    )
+    if mod.QUADRATIC and not form.native and model.max_degree > 2:
+        raise ExportError(
+            f"format {fmt} holds terms of degree 2 at most; the {form.describe()} model of "
+            f"{model.puzzle.name or 'the puzzle'} at iteration {iteration} has degree "
+            f"{model.max_degree}: write it as hubo-json, or use form=qubo"
+        )
 
 
 def paths_of(stem: Path | str, fmt: str) -> tuple[Path, Path]:
@@ -121,9 +120,7 @@ def write_instance(
     mod = format_module(fmt)
     path, sidecar_path = paths_of(stem, fmt)
     form = model.formulation
-    refusal = degree_refusal(model, fmt, iteration)
-    if refusal:
-        raise ExportError(refusal)
+    check_degree(model, fmt, iteration)
     path.parent.mkdir(parents=True, exist_ok=True)
     # Written under temporary names and renamed, the sidecar first: an interrupted or failed
     # write leaves no half file, never a file without its description, and keeps the old one.
