@@ -12,13 +12,13 @@ missed; ``--quick`` reports without judging.
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
+from slitherbench.console import OneLineArgumentParser
 from slitherbench.record import Iteration, Trial
 from slitherbench.store import ResultStore, _read
 
@@ -35,7 +35,7 @@ def _fill(root: Path, n: int) -> ResultStore:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = OneLineArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--trials", type=int, default=96)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="8 trials, once, not judged")

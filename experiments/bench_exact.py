@@ -14,7 +14,6 @@ either way. ``--publish DEST`` writes the findings page DEST.md from the stamped
 
 from __future__ import annotations
 
-import argparse
 import statistics
 import sys
 import tempfile
@@ -25,6 +24,7 @@ import pandas as pd
 
 from slitherbench import benchmark_page, render
 from slitherbench.backends.exact import ExactBackend
+from slitherbench.console import OneLineArgumentParser
 from slitherbench.exact import solve_exact
 from slitherbench.formulations import ConsFormulation
 from slitherbench.library import loopy_dev
@@ -103,7 +103,7 @@ def publish(df: pd.DataFrame, dest: Path) -> Path:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("--out", type=Path, help="default: results/benchmarks (--quick: a temp dir)")
     ap.add_argument("--quick", action="store_true", help="one 5x5 board; report without judging")
     benchmark_page.add_options(ap)

@@ -19,7 +19,6 @@ package versions) and its figure (:mod:`slitherbench.benchmark_page`).
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 import time
@@ -34,6 +33,7 @@ from slitherbench.backends.mip import HighsBackend
 from slitherbench.backends.sat import SatBackend
 from slitherbench.backends.smt import Z3Backend
 from slitherbench.backends.zdd import ZddBackend
+from slitherbench.console import OneLineArgumentParser
 from slitherbench.exact import solve_exact
 from slitherbench.formulations import ConsFormulation
 from slitherbench.library import loopy_dev
@@ -148,7 +148,7 @@ def publish(df: pd.DataFrame, dest: Path) -> Path:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("--out", type=Path, help="default: results/benchmarks (--quick: a temp dir)")
     ap.add_argument("--sizes", default="", help="comma-separated board sizes (default: all)")
     ap.add_argument("--quick", action="store_true", help="the first 5x5 board only")

@@ -21,7 +21,6 @@ writes it again from them).
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -31,6 +30,7 @@ import pandas as pd
 from slitherbench import benchmark_page, render
 from slitherbench.backends.constraints import solve_lazily
 from slitherbench.backends.sat import SatBackend
+from slitherbench.console import OneLineArgumentParser
 from slitherbench.exact import solve_exact
 from slitherbench.library import get_suite, loopy_dev
 
@@ -118,7 +118,7 @@ def publish(df: pd.DataFrame, dest: Path) -> Path:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("--out", type=Path, help="default: results/benchmarks (--quick: a temp dir)")
     ap.add_argument("--repeats", type=int, help="runs per board and path (default 3; --quick 1)")
     ap.add_argument("--limit", type=float, default=60.0, help="seconds per run")

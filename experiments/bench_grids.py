@@ -44,6 +44,7 @@ from slitherbench.backends.exact import ExactBackend
 from slitherbench.backends.mip import HighsBackend
 from slitherbench.backends.sat import SatBackend
 from slitherbench.backends.smt import Z3Backend
+from slitherbench.console import OneLineArgumentParser
 from slitherbench.exact import solve_exact
 from slitherbench.formulations import ConsFormulation
 from slitherbench.generate import generate_on
@@ -276,7 +277,7 @@ def hubo_exact_main(args: argparse.Namespace, ap: argparse.ArgumentParser) -> in
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("--out", type=Path, help="default: results/benchmarks (--quick: a temp dir)")
     ap.add_argument("--repeats", type=int, help="runs per board (default 5; --quick 1)")
     ap.add_argument("--hubo-exact", action="store_true", help="the hubo[exact] sweep instead")

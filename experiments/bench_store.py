@@ -19,7 +19,6 @@ reported and the targets not judged, the CSV into a temporary directory unless `
 
 from __future__ import annotations
 
-import argparse
 import random
 import shutil
 import statistics
@@ -31,6 +30,7 @@ from pathlib import Path
 import pandas as pd
 
 from slitherbench import benchmark_page, render
+from slitherbench.console import OneLineArgumentParser
 from slitherbench.record import Iteration, Trial
 from slitherbench.report import build_report
 from slitherbench.results import load
@@ -237,7 +237,7 @@ def publish(df: pd.DataFrame, dest: Path) -> Path:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("--sizes", help="comma-separated trial counts (default 1000,10000,100000)")
     ap.add_argument("--out", type=Path, help="default: results/benchmarks (--quick: a temp dir)")
     ap.add_argument(

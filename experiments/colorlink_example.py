@@ -7,7 +7,6 @@ its answer, solved by the harness (cons form, SAT backend, the runner's loop).
 
 from __future__ import annotations
 
-import argparse
 import tempfile
 from pathlib import Path
 
@@ -15,6 +14,7 @@ from slitherbench.backends.sat import SatBackend
 from slitherbench.colorlink.drawing import colorlink_picture
 from slitherbench.colorlink.generate import generated_colorlink
 from slitherbench.colorlink.text import write_colorlink
+from slitherbench.console import OneLineArgumentParser
 from slitherbench.formulations import ConsFormulation
 from slitherbench.puzzle import answer_from_bits
 from slitherbench.runner import run_trial
@@ -23,7 +23,7 @@ OUT = Path(__file__).resolve().parents[1] / "docs" / "figures" / "colorlink_exam
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("--out", type=Path, help=f"default: {OUT} (--quick: a temp dir)")
     ap.add_argument("--quick", action="store_true", help="a 3x3 puzzle (checks the script runs)")
     args = ap.parse_args()

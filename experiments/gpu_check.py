@@ -45,6 +45,7 @@ import pandas as pd
 from slitherbench import benchmark_page, stats
 from slitherbench.backends.abs3 import ABS3Backend
 from slitherbench.backends.bifurcation import SimulatedBifurcationBackend
+from slitherbench.console import OneLineArgumentParser
 from slitherbench.formulations import ConsFormulation, HuboFormulation, Model, QuboFormulation
 from slitherbench.library import get_suite, loopy_dev
 from slitherbench.provenance import gpu_names, provenance
@@ -503,7 +504,7 @@ def publish(rows: pd.DataFrame, dest: Path) -> Path:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("--out", type=Path, help="default: results/gpu_check (--quick: a temp dir)")
     ap.add_argument("--quick", action="store_true", help="seconds; the GPU side where there is one")
     ap.add_argument("--seeds", type=int, default=1, help="ABS3 harness seeds per puzzle")

@@ -22,13 +22,13 @@ never touches ``slitherbench/data/``.
 
 from __future__ import annotations
 
-import argparse
 import json
 import tempfile
 import time
 from pathlib import Path
 
 from slitherbench.boards import board_kinds, board_with_faces
+from slitherbench.console import OneLineArgumentParser
 from slitherbench.exact import solve_exact
 from slitherbench.formats import write_loopy
 from slitherbench.generate import generate, generate_on
@@ -90,7 +90,7 @@ def make_grids(out: Path, done: set[str], quick: bool = False) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("name", nargs="?", default="survey", choices=[*SETS, "grids"])
     ap.add_argument("--out", type=Path, help=f"directory (default: {DATA}; --quick: a temp dir)")
     ap.add_argument("--quick", action="store_true", help="a tiny set (checks the script runs)")

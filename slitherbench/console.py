@@ -3,6 +3,7 @@ answer board of a run on one puzzle, and how a stopped run ends."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from collections.abc import Sequence
@@ -16,6 +17,15 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from .runner import TrialResult
+
+
+class OneLineArgumentParser(argparse.ArgumentParser):
+    """argparse with the harness's rule for bad input: one ``error:`` line and exit 2 (not
+    argparse's usage line above it; ``--help`` still shows the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"error: {' '.join(message.split())} (see --help)", file=sys.stderr)
+        sys.exit(2)
 
 
 def loops_text(sizes: Sequence[int]) -> str:

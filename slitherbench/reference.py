@@ -9,13 +9,13 @@ The report reads it from there; ``python -m slitherbench.report STORE --exact`` 
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 import pandas as pd
 
 from .backends.exact import ExactBackend
+from .console import OneLineArgumentParser
 from .formulations import ConsFormulation
 from .plan import puzzle_ident
 from .provenance import provenance
@@ -61,7 +61,7 @@ def compute(store: Path, seeds: int = 3, time_limit_s: float = 60.0) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
+    ap = OneLineArgumentParser(
         prog="python -m slitherbench.reference", description=__doc__.split("\n\n")[0]
     )
     ap.add_argument("store", type=Path)

@@ -21,6 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import compare, plots, render, tables
+from .console import OneLineArgumentParser
 from .plots import ReportData, ReportItem, summary_tables
 from .results import load, store_paths, what_is_missing
 
@@ -164,7 +165,7 @@ def _publish_options(ap: argparse.ArgumentParser) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = OneLineArgumentParser(
         prog="python -m slitherbench.report", description=__doc__.split("\n\n")[0]
     )
     ap.add_argument(
@@ -245,7 +246,13 @@ def main(argv: list[str] | None = None) -> int:
 
     if "MPLBACKEND" not in os.environ:  # a command line draws to files only
         matplotlib.use("Agg")
-    args = _parser().parse_args(argv)
+    ap = _parser()
+    args = ap.parse_args(argv)
+    if any(not str(s).strip() for s in args.sources):
+        ap.error("a source is empty: name a store, a directory of stores or an experiment")
+    for flag, value in (("--out", args.out), ("--publish", args.publish)):
+        if value is not None and not str(value).strip():
+            ap.error(f"{flag} is empty: name a directory")
     try:
         stores = store_paths(args.sources, results_root=args.results_root)
         trials, iterations = load(stores)

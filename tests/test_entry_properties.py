@@ -1,0 +1,239 @@
+"""Every entry point, given random settings (missing, unknown, empty, huge, path-like and
+wrongly typed values), either succeeds or ends with exit status 2 and exactly one line on
+standard error, and writes no file outside the output folder it was named. Each case runs in
+a fresh temporary directory (the working directory too); the entry points are called in
+process. ``SURVIVED`` counts the generated argument sets each entry point came through."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import os
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from hypothesis.configuration import set_hypothesis_home_dir
+
+ROOT = Path(__file__).resolve().parents[1]
+SURVIVED: Counter[str] = Counter()
+# No example database, Hypothesis's own cache in the temporary directory (nothing written
+# into the checkout) and derandomised runs: a failure reproduces from its test alone.
+set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "slitherbench-hypothesis")
+FAST = settings(
+    max_examples=40,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+# Values every setting may get: empty, huge, path-like (inside the case's folder, above it, a
+# file where a folder belongs, a system folder nobody may write), wrongly typed, and some valid.
+ODD_VALUES = [
+    "", " ", "0", "-1", "1", "2", "x", "nan", "None", "null", "true", "[1,2]", "{a: 1}",
+    "1e309", "99999999999999999999", "9" * 400, "é", "a" * 3000, "../escape", "sub/dir",
+    "/proc/nope", "afile", "afile/sub", ".", "..", "%", "{", "${oc.env:HOME}",
+]  # fmt: skip
+
+
+@contextlib.contextmanager
+def case_dir() -> Iterator[Path]:
+    """A fresh folder, the working directory while the case runs, with one file in it
+    (``afile``: a file where a folder may be asked for)."""
+    old = Path.cwd()
+    with tempfile.TemporaryDirectory() as d:
+        root = Path(d)
+        (root / "afile").write_text("kept\n")
+        os.chdir(root)
+        try:
+            yield root
+        finally:
+            os.chdir(old)
+
+
+def files_under(root: Path) -> set[Path]:
+    return {p for p in root.rglob("*") if p.is_file()}
+
+
+def run_entry(main: Callable[[], int | None]) -> tuple[int, str]:
+    """(exit status, standard error) of an entry point's main, in process."""
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        try:
+            rc = main()
+        except SystemExit as exc:
+            rc = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    return int(rc or 0), err.getvalue()
+
+
+def check_outcome(name: str, rc: int, err: str, root: Path, before: set[Path], outs) -> None:
+    """Success, or exit 2 with one ``error:`` line; new files only under ``outs``."""
+    assert rc in (0, 2), (rc, err[-2000:])
+    if rc == 2:
+        lines = [line for line in err.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("error: "), err[-2000:]
+    allowed = [(root / o).resolve() for o in outs if "\0" not in o]  # a NUL names nothing
+    for f in files_under(root) - before:
+        assert any(f.resolve().is_relative_to(a) for a in allowed), (f, outs)
+    assert (root / "afile").read_text() == "kept\n"
+    SURVIVED[name] += 1
+
+
+def settings_of(keys: list[str], extra_values: list[str]) -> st.SearchStrategy[list[str]]:
+    key = st.sampled_from([*keys, "colour", "", "Out", "out ", "a.b"])
+    value = st.sampled_from([*ODD_VALUES, *extra_values]) | st.text(max_size=12)
+    pair = st.builds(lambda k, v: f"{k}={v}", key, value)
+    bare = st.sampled_from(["novalue", "=", "==", "--help-me", "-x"])
+    return st.lists(pair | bare, max_size=5)
+
+
+# -- python -m slitherbench.export ----------------------------------------------------------------
+EXPORT_VALUES = [
+    "3./..", ".3./3.3/.3.", "qubo", "hubo", "cons", "edge", "face", "edge,face", "qplib",
+    "bqm", "cnf", "lp", "mps", "smt2", "hubo-json", "cnf,lp", "all", "exact", "region",
+    "out", "instances", "mine", "5", "100000", "tiny",
+]  # fmt: skip
+
+
+@FAST
+@given(argv=settings_of(sorted(__import__("slitherbench.export.__main__").export.__main__.KEYS),
+                        EXPORT_VALUES))  # fmt: skip
+def test_export_refuses_or_writes_under_out(argv: list[str]) -> None:
+    from slitherbench.export.__main__ import main
+
+    args = dict(a.partition("=")[::2] for a in argv if "=" in a)
+    if args.get("suite") == "tiny":  # a whole suite with exact answers: the slow test's
+        args["suite"] = "nosuch"
+    argv = [f"{k}={v}" for k, v in args.items()] if all("=" in a for a in argv) else argv
+    with case_dir() as root:
+        before = files_under(root)
+        rc, err = run_entry(lambda: main(argv))
+        out = dict(a.partition("=")[::2] for a in argv if "=" in a).get("out", "instances")
+        check_outcome("export", rc, err, root, before, [out or "."])
+
+
+# -- python -m slitherbench.report (and --publish) ----------------------------------------------
+@pytest.fixture(scope="module")
+def small_store(tmp_path_factory) -> Path:
+    """A compacted store of two trials of a 2x2 board: reports read it and write nothing
+    into it."""
+    from slitherbench.backends.sat import SatBackend
+    from slitherbench.formulations import ConsFormulation
+    from slitherbench.puzzle import Puzzle
+    from slitherbench.runner import run_trial
+    from slitherbench.store import ResultStore
+
+    root = tmp_path_factory.mktemp("report") / "store"
+    store = ResultStore(root)
+    p = Puzzle.parse(".3./3.3/.3.", name="ring")
+    for seed in (1, 2):
+        r = run_trial(p, ConsFormulation(), SatBackend(), seed=seed, max_iterations=10)
+        t = r.trial
+        t.key, t.puzzle_rows, t.experiment = f"k{seed}-ring", p.to_text(), "props"
+        store.write(t, r.iterations)
+    store.compact()
+    return root
+
+
+REPORT_FLAGS = ["--out", "--results-root", "--group-by", "--columns", "--experiment",
+                "--board-trial", "--items", "--compare", "--publish", "--title", "--command",
+                "--target", "--pool", "--exact", "--nope", "-x"]  # fmt: skip
+REPORT_VALUES = ["store", "nope", "rep", "pub/page", "puzzle,backend", "backend", "wall_s",
+                 "props", "cons,hubo", "0.8", "qubo/pt=0.8", "k1-ring"]  # fmt: skip
+
+
+def report_argv() -> st.SearchStrategy[list[str]]:
+    word = st.sampled_from([*REPORT_FLAGS, *REPORT_VALUES, *ODD_VALUES]) | st.text(max_size=8)
+    return st.lists(word, max_size=6)
+
+
+@pytest.mark.slow  # a report draws its figures: about 1 s a case
+@FAST
+@given(argv=report_argv())
+def test_report_refuses_or_writes_where_told(small_store: Path, argv: list[str]) -> None:
+    import shutil
+
+    from slitherbench.report import main
+
+    with case_dir() as root:
+        shutil.copytree(small_store, root / "store")
+        before = files_under(root)
+        rc, err = run_entry(lambda: main(argv))
+        outs = [argv[i + 1] for i, a in enumerate(argv[:-1]) if a in ("--out", "--publish")]
+        outs = [o for o in outs if o] or []
+        # the default output is <first store>/report; a page is NAME.md beside NAME/
+        sources = [a for a in argv if not a.startswith("-")]
+        outs += [str(Path(s) / "report") for s in (sources or ["results"])]
+        outs += [f"{o}.md" for o in outs]
+        check_outcome("report", rc, err, root, before, outs)
+
+
+# -- experiments/*.py: each script's argument parser ----------------------------------------------
+SCRIPTS = sorted(
+    p for p in (ROOT / "experiments").glob("*.py") if "ArgumentParser" in p.read_text()
+)
+
+
+class _Parsed(Exception):
+    """Raised once a script's arguments parsed: the script's work is not run here."""
+
+
+def load_script(path: Path):
+    spec = importlib.util.spec_from_file_location(f"script_{path.stem}", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(path.parent))
+    try:
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path.remove(str(path.parent))
+    return mod
+
+
+@pytest.mark.parametrize("path", SCRIPTS, ids=[p.stem for p in SCRIPTS])
+def test_each_experiment_scripts_parser_refuses_in_one_line(path: Path, monkeypatch) -> None:
+    import argparse
+
+    mod = load_script(path)
+    real = argparse.ArgumentParser.parse_args
+
+    def parse_then_stop(self, args=None, namespace=None):
+        real(self, args, namespace)
+        raise _Parsed
+
+    monkeypatch.setattr(argparse.ArgumentParser, "parse_args", parse_then_stop)
+    monkeypatch.setattr(sys, "argv", list(sys.argv))
+    flags = sorted({a for a in path.read_text().split('"') if a.startswith("--")})
+    word = st.sampled_from([*flags, "--nope", "-q", *ODD_VALUES]) | st.text(max_size=6)
+
+    @settings(max_examples=30, deadline=None, derandomize=True, database=None)
+    @given(argv=st.lists(word, max_size=5))
+    def case(argv: list[str]) -> None:
+        with case_dir() as root:
+            before = files_under(root)
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+                try:
+                    sys.argv = [path.name, *argv]  # read by parse_args() in every script
+                    mod.main()
+                    rc = 0
+                except _Parsed:
+                    rc = 0
+                except SystemExit as exc:
+                    rc = exc.code if isinstance(exc.code, int) else 2
+            check_outcome(f"experiments/{path.name}", rc, err.getvalue(), root, before, [])
+
+    case()
+
+
+def test_zz_print_survivors() -> None:
+    """Prints the counts (run with -s): how many generated argument sets each entry point
+    came through."""
+    for name, n in sorted(SURVIVED.items()):
+        print(f"{name}: {n} argument sets")
