@@ -5,7 +5,9 @@ message is 5 to 25 lines)."""
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import io
 from collections.abc import Sequence
 from functools import cache
 
@@ -59,10 +61,13 @@ def override_problem(argv: list[str]) -> str | None:
     from hydra.core.override_parser.overrides_parser import OverridesParser
     from hydra.errors import OverrideParseException
 
+    said = io.StringIO()
     try:
-        args = get_args_parser().parse_args(argv)
-    except SystemExit:
-        return None  # Hydra's own parser says what is wrong
+        with contextlib.redirect_stderr(said):
+            args = get_args_parser().parse_args(argv)
+    except SystemExit:  # Hydra's flags parser: its usage and its error, made one line
+        lines = said.getvalue().strip().splitlines() or ["cannot read the command line"]
+        return f"{lines[-1].split('error: ', 1)[-1]} (--help lists the flags)"
     if any(getattr(args, f, None) for f in _SPECIAL_FLAGS) or any(
         o.startswith("hydra.searchpath") for o in args.overrides
     ):

@@ -296,7 +296,7 @@ def validate_config(cfg: DictConfig) -> None:
         if cfg.get(name, allowed[0]) not in allowed
     ]
     if problems:
-        raise ConfigError("\nerror: ".join(problems))
+        raise ConfigError("; ".join(problems))  # one line: every problem in it
 
 
 # -- puzzles -------------------------------------------------------------------------------

@@ -99,3 +99,39 @@ def test_the_error_reference_lists_the_new_messages() -> None:
     ):
         assert message in errors, message
     assert "`ExportError`" in errors
+
+
+@pytest.mark.parametrize(
+    ("override", "says"),
+    [
+        ("tune.n_trials=x", "tune.n_trials=x: a whole number, 1 or more"),
+        ("tune.n_trials=0", "tune.n_trials=0: a whole number, 1 or more"),
+        ("tune.weights=[4,1]", "tune.weights=[4, 1]: two whole numbers LOW, HIGH"),
+        ("tune.weights=[a,b]", "tune.weights=['a', 'b']: two whole numbers LOW, HIGH"),
+        ("tune.weights=[1]", "tune.weights=[1]: two whole numbers LOW, HIGH"),
+        ("tune.seed=s", "tune.seed=s: a whole number"),
+        ("tune.storage=nope", "tune.storage=nope: an Optuna storage URL"),
+        ("cell=9", "cell=9: experiment=tune has cells 0..5"),
+        ("tune.storage=sqlite:////proc/nope/x.db", "tune.storage: cannot open the study storage"),
+        ("tune.storage=nodriver://x", "tune.storage: cannot open the study storage"),
+    ],
+)
+def test_the_tuners_settings_are_checked_before_any_study(
+    tmp_path: Path, monkeypatch, override: str, says: str
+) -> None:
+    from hydra import compose, initialize_config_dir
+
+    from slitherbench import tune
+    from slitherbench.plan import CONF_DIR
+
+    studies = []
+    monkeypatch.setattr(tune, "tune_cell", lambda *a: studies.append(a))
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(
+            config_name="config",
+            overrides=["experiment=tune", override, f"results_dir={tmp_path / 'out'}"],
+        )
+    with pytest.raises(ConfigError) as info:
+        tune.run_tuning(cfg)
+    assert says in str(info.value) and "\n" not in str(info.value) and not studies
+    assert not (tmp_path / "out").exists()

@@ -237,3 +237,80 @@ def test_zz_print_survivors() -> None:
     came through."""
     for name, n in sorted(SURVIVED.items()):
         print(f"{name}: {n} argument sets")
+
+
+# -- python -m slitherbench (the Hydra app) and the tuner (experiment=tune) ----------------------
+# Keys whose values are drawn at random; repetitions, max_iterations and workers keep small
+# values (a valid huge one is a long run, as asked, not a refusal), and the puzzle stays a 2x2
+# board unless a setting replaces it, so a run that is accepted ends in about a second.
+APP_KEYS = ["base_seed", "time_limit_s", "warm_start", "cut", "variables", "overwrite",
+            "progress", "trace", "frontier", "cell", "claim_timeout_s", "tuned", "cells",
+            "experiment_name", "results_dir", "puzzle.text", "puzzle.rules", "puzzle.name",
+            "formulation.clue_weight", "backend.num_sweeps", "backend.mode", "puzzle",
+            "formulation", "backend", "+extra", "~trace", "nosuch", "hydra.run.dir",
+            "puzzle.allow_multiple"]  # fmt: skip
+APP_VALUES = ["openjij", "sat", "exact", "hubo", "qubo", "cons", "text", "tiny", "edge",
+              "face", "loop", "region", "previous", "none", "null", "[no_square]",
+              "[{formulation: cons, backend: sat}]", "out", "3./..", "out/sub"]  # fmt: skip
+APP_BASE = ["puzzle=text", "puzzle.text=3./..", "repetitions=1", "max_iterations=5",
+            "backend=sat", "formulation=cons", "progress=false", "results_dir=out"]  # fmt: skip
+
+
+def hydra_argv(keys: list[str], values: list[str]) -> st.SearchStrategy[list[str]]:
+    key = st.sampled_from(keys)
+    value = st.sampled_from([*ODD_VALUES, *values]) | st.text(max_size=10)
+    pair = st.builds(lambda k, v: f"{k}={v}", key, value)
+    bare = st.sampled_from(["novalue", "=", "--nope", "-x", "trace", "a b"])
+    return st.lists(pair | bare, max_size=4)
+
+
+def run_app(argv: list[str]) -> tuple[int, str]:
+    from slitherbench import app
+
+    old = sys.argv
+    sys.argv = ["slitherbench", *argv]
+    try:
+        return run_entry(app.main)
+    finally:
+        sys.argv = old
+
+
+def results_dirs(argv: list[str]) -> list[str]:
+    """Where a run may write: its results_dir (the last one given), Hydra's logs under it."""
+    given_dirs = [a.partition("=")[2] for a in argv if a.startswith("results_dir=")]
+    return [given_dirs[-1] if given_dirs else "results/default"]
+
+
+@pytest.mark.slow  # Hydra composes the config in every case: about 0.5 s each
+@FAST
+@given(extra=hydra_argv(APP_KEYS, APP_VALUES))
+def test_the_app_refuses_or_runs_writing_under_results_dir(extra: list[str]) -> None:
+    argv = [*APP_BASE, *extra]
+    with case_dir() as root:
+        before = files_under(root)
+        rc, err = run_app(argv)
+        check_outcome("python -m slitherbench", rc, err, root, before, results_dirs(argv))
+
+
+TUNE_KEYS = ["tune.n_trials", "tune.weights", "tune.seed", "tune.storage", "tune.nosuch",
+             "cells", "cell", "results_dir", "time_limit_s", "tune"]  # fmt: skip
+TUNE_VALUES = ["[1,4]", "[4,1]", "[1]", "[a,b]", "sqlite:///nope/x.db", "postgres://x",
+               "sqlite:////proc/nope/x.db", "[{formulation: qubo, backend: sa}]", "[]"]  # fmt: skip
+
+
+@pytest.mark.slow  # Hydra composes the config in every case
+@FAST
+@given(extra=hydra_argv(TUNE_KEYS, TUNE_VALUES))
+def test_the_tuner_refuses_or_tunes_writing_under_results_dir(
+    extra: list[str], monkeypatch
+) -> None:
+    """The tuner's settings are checked before any study: the studies themselves (minutes
+    each) are replaced by one that records nothing, so an accepted case ends at once."""
+    from slitherbench import tune
+
+    monkeypatch.setattr(tune, "tune_cell", lambda spec, cfg, puzzles, storage: None)
+    argv = ["experiment=tune", "puzzle=text", "puzzle.text=3./..", "results_dir=out", *extra]
+    with case_dir() as root:
+        before = files_under(root)
+        rc, err = run_app(argv)
+        check_outcome("experiment=tune", rc, err, root, before, results_dirs(argv))
