@@ -96,6 +96,8 @@ def test_the_error_reference_lists_the_new_messages() -> None:
         "puzzle_file={path}: cannot read it",
         "rule {name}: conf/rule/{name}.yaml names no class",
         "puzzle.{key}={value}: a whole number",
+        "the package {package} is not installed",
+        "tune.weights={shown}: two whole numbers LOW, HIGH",
     ):
         assert message in errors, message
     assert "`ExportError`" in errors

@@ -208,3 +208,16 @@ def test_the_checked_readers_read_the_lp_and_mps_files(tmp_path, fmt: str) -> No
     assert read(path) == (fmt == "mps")  # OR-Tools reads the MPS file, not the CPLEX LP one
     if fmt == "mps":
         assert (m.num_constraints, m.num_variables) == (rows, cols)
+
+
+@pytest.mark.parametrize(("fmt", "package"), [("cnf", "pysat"), ("smt2", "z3"), ("lp", "highspy")])
+def test_a_missing_package_is_one_line_naming_it(tmp_path, capsys, monkeypatch, fmt, package):
+    import sys
+
+    for name in [m for m in sys.modules if m == package or m.startswith(f"{package}.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, package, None)  # import raises ModuleNotFoundError
+    assert main([f"puzzle={TWO}", "form=cons", f"format={fmt}", f"out={tmp_path}"]) == 2
+    err = one_line_error(capsys)
+    assert f"the package {package} is not installed" in err and f"format={fmt}" in err
+    assert all_files(tmp_path) == []

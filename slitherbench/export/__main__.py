@@ -390,14 +390,10 @@ def export_suite(
     return _finish(out, rows, notes), len(rows), total, time.perf_counter() - t0
 
 
-def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] in ("-h", "--help"):
-        print(__doc__)
-        return 0
+def export(args: dict[str, str]) -> None:
+    """Run the export the settings ask for, printing what it wrote."""
+    every = args.get("iteration") == "all"
     try:
-        args = parse_args(argv)
-        every = args.get("iteration") == "all"
         if "suite" in args or every:
             if "suite" in args and ("store" in args or every):
                 raise ExportError("suite= writes fresh models; store= iteration=all a store's")
@@ -410,6 +406,22 @@ def main(argv: list[str] | None = None) -> int:
         else:
             for path in export_one(args):
                 print(path)
+    except ImportError as exc:  # a format's writer or the exact solve needs a package
+        package = (exc.name or str(exc)).split(".")[0]
+        what = args.get("format") or args.get("formats") or "the default formats"
+        raise ExportError(
+            f"the package {package} is not installed; format={what} needs it "
+            "(pip install -e '.[exact]' installs the exact solvers' packages)"
+        ) from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv or argv[0] in ("-h", "--help"):
+        print(__doc__)
+        return 0
+    try:
+        export(parse_args(argv))
     except (ExportError, ValueError) as exc:
         print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
         forget_made()
