@@ -36,10 +36,13 @@ __all__ = ["CONF_DIR", "main", "run_experiment"]
 _MADE: list[Path] = []
 
 
-def log_dir(results_dir: str) -> str:
-    """Hydra's run logs go beside the results; where those cannot be written, to the temp
-    directory, so that the run itself reports the problem in one line."""
-    d = Path(results_dir) / "logs"
+def log_dir(results_dir: object) -> str:
+    """Hydra's run logs go beside the results; where those cannot be written (or
+    ``results_dir`` is no path), to the temp directory, so that the run itself reports the
+    problem in one line."""
+    if not isinstance(results_dir, str | int | float) or not str(results_dir).strip():
+        return str(Path(tempfile.gettempdir()) / "slitherbench-logs")
+    d = Path(str(results_dir)) / "logs"
     try:
         _MADE.extend(p for p in (d, *d.parents) if not p.exists())
         d.mkdir(parents=True, exist_ok=True)

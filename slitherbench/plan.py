@@ -295,6 +295,10 @@ def validate_config(cfg: DictConfig) -> None:
         for name, allowed in CHOICES.items()
         if cfg.get(name, allowed[0]) not in allowed
     ]
+    for name in ("results_dir", "experiment_name"):
+        value = OmegaConf.select(cfg, name, throw_on_resolution_failure=False)
+        if name in cfg and (not isinstance(value, str | int) or not str(value).strip()):
+            problems.append(f"{name} must be a folder name, got {value!r}")
     if problems:
         raise ConfigError("; ".join(problems))  # one line: every problem in it
 

@@ -137,3 +137,19 @@ def test_the_tuners_settings_are_checked_before_any_study(
         tune.run_tuning(cfg)
     assert says in str(info.value) and "\n" not in str(info.value) and not studies
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("value", ["{a: 1}", "[1,2]", "''"])
+def test_a_results_dir_that_is_no_path_is_one_line(tmp_path: Path, monkeypatch, value) -> None:
+    import subprocess
+    import sys
+
+    monkeypatch.chdir(tmp_path)
+    r = subprocess.run(
+        [sys.executable, "-m", "slitherbench", "puzzle=text", "puzzle.text=3./..",
+         f"results_dir={value}", "progress=false"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr[-1500:]
+    assert r.stderr.startswith("error: results_dir must be a folder name")
+    assert list(tmp_path.iterdir()) == []
