@@ -86,6 +86,9 @@ def hydra_main(cfg: DictConfig) -> None:
     # A shell starts background jobs with SIGINT ignored, and Python then keeps it ignored:
     # Ctrl-C / kill -INT must still stop a run cleanly.
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    for name in ("results_dir", "experiment_name"):  # results_dir=2024 names a folder
+        if isinstance(cfg.get(name), int | float) and not isinstance(cfg.get(name), bool):
+            cfg[name] = str(cfg[name])
     try:
         if cfg.get("tune"):
             print(run_tuning(cfg).to_string(index=False))

@@ -39,7 +39,10 @@ def store_paths(
 ) -> list[Path]:
     """The store directories that paths or experiment names stand for."""
     specs = [specs] if isinstance(specs, str | os.PathLike) else list(specs)
-    return [s for spec in specs for s in _stores(spec, Path(results_root))]
+    found = [s for spec in specs for s in _stores(spec, Path(results_root))]
+    # a store named twice (``. .``, or a path and its experiment name) is read once
+    seen: set[Path] = set()
+    return [s for s in found if not (s.resolve() in seen or seen.add(s.resolve()))]
 
 
 def what_is_missing(stores: Iterable[str | os.PathLike[str]]) -> list[str]:

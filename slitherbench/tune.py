@@ -260,7 +260,7 @@ def run_tuning(cfg: DictConfig) -> pd.DataFrame:
     if cfg.cells is None:
         raise ConfigError("experiment=tune needs a list of cells to tune")
     validate_tune(cfg)
-    out = Path(cfg.results_dir)
+    out = Path(str(cfg.results_dir))
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     if cfg.tune.get("storage"):  # opened before anything is made: a bad URL leaves nothing
         storage = _storage(str(cfg.tune.storage), "tune.storage")
