@@ -210,6 +210,26 @@ def _with_settings(spec: dict[str, Any], settings: Mapping[str, str]) -> dict[st
     return {**spec, "formulation_params": {**own, **extra}}
 
 
+def cell_specs(cfg: DictConfig) -> list[dict[str, Any]]:
+    """``cells`` as plain mappings, each naming a formulation and a backend (one line if
+    not: a list of names, a string or a number is no cell)."""
+    cells = cfg.get("cells")
+    if not OmegaConf.is_list(cells):
+        raise ConfigError(
+            f"cells={cells!r}: a list of cells, each {{formulation: NAME, backend: NAME}}"
+        )
+    specs = []
+    for k, s in enumerate(cells):
+        if not isinstance(s, DictConfig) or not {"formulation", "backend"} <= set(map(str, s)):
+            shown = _plain(s) if isinstance(s, DictConfig) else s
+            raise ConfigError(
+                f"cells[{k}]={shown!r}: a cell is {{formulation: NAME, backend: NAME}} "
+                "(with formulation_params, backend_params if wanted)"
+            )
+        specs.append(_plain(s))
+    return specs
+
+
 def resolve_cells(cfg: DictConfig) -> list[Cell]:
     """The experiment's cells, or the one cell the formulation/backend groups chose."""
     settings = _form_settings(cfg)
@@ -225,8 +245,7 @@ def resolve_cells(cfg: DictConfig) -> list[Cell]:
             }
         ]
         return [compose_cell(*with_tuned(_with_settings(specs[0], settings), cfg.tuned_dir))]
-    specs = [_plain(s) if isinstance(s, DictConfig) else dict(s) for s in cfg.cells]
-    specs = [_with_settings(s, settings) for s in specs]
+    specs = [_with_settings(s, settings) for s in cell_specs(cfg)]
     if cfg.cell is not None:
         if not 0 <= int(cfg.cell) < len(specs):
             raise ConfigError(
@@ -340,6 +359,12 @@ def _config_rules(pcfg: DictConfig) -> tuple[str, ...]:
     from .rules import rules as registered
 
     raw = pcfg.get("rules") or ()
+    if (
+        not isinstance(raw, str)
+        and not OmegaConf.is_list(raw)
+        and not isinstance(raw, list | tuple)
+    ):
+        raise ConfigError(f"puzzle.rules={raw!r}: a rule name or a list of names, e.g. [no_square]")
     rules = normal_rules(raw if isinstance(raw, str) else [str(r) for r in raw])
     try:
         known = registered()  # every rule module is checked here, named or not
@@ -363,7 +388,7 @@ def _register_from_config(name: str) -> None:
     try:
         with _hydra_ready():
             cfg = compose(config_name="config", overrides=overrides)
-    except HydraException:
+    except (HydraException, ValueError):  # ValueError: a name Hydra reads as a number
         return  # no config of that name: the rule stays unknown
     register_rule(_rule_class(name, cfg.rule.get("_target_")))
 

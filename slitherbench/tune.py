@@ -15,6 +15,7 @@ The best settings go to ``<tuned_dir>/<form>_<backend>.yaml`` with the study's p
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -26,7 +27,7 @@ import pandas as pd
 from omegaconf import DictConfig, OmegaConf
 
 from . import stats
-from .plan import compose_cell, derive_seed, puzzles_from_config, validate_config
+from .plan import cell_specs, compose_cell, derive_seed, puzzles_from_config, validate_config
 from .provenance import provenance
 from .puzzle import Puzzle
 from .record import ConfigError
@@ -220,6 +221,11 @@ def _whole(value: Any) -> int | None:
 def validate_tune(cfg: DictConfig) -> None:
     """The tuner's own settings, checked before any study is opened: one line each."""
     tune = cfg.get("tune") or {}
+    if not isinstance(tune, DictConfig | dict):
+        raise ConfigError(
+            f"tune={tune!r}: the tuning budget is a mapping (n_trials, weights, seed, storage); "
+            "experiment=tune sets it"
+        )
     n = _whole(tune.get("n_trials"))
     if n is None or n < 1:
         raise ConfigError(f"tune.n_trials={tune.get('n_trials')}: a whole number, 1 or more")
@@ -260,17 +266,24 @@ def run_tuning(cfg: DictConfig) -> pd.DataFrame:
     if cfg.cells is None:
         raise ConfigError("experiment=tune needs a list of cells to tune")
     validate_tune(cfg)
+    cell_specs(cfg)  # every cell a formulation and a backend, before anything is made
     out = Path(str(cfg.results_dir))
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    if cfg.tune.get("storage"):  # opened before anything is made: a bad URL leaves nothing
-        storage = _storage(str(cfg.tune.storage), "tune.storage")
-        out.mkdir(parents=True, exist_ok=True)
-    else:
-        out.mkdir(parents=True, exist_ok=True)
-        storage = _storage(f"sqlite:///{(out / 'optuna.db').resolve()}", "results_dir")
+    made = not out.exists()
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        if cfg.tune.get("storage"):
+            storage = _storage(str(cfg.tune.storage), "tune.storage")
+        else:
+            storage = _storage(f"sqlite:///{(out / 'optuna.db').resolve()}", "results_dir")
+    except ConfigError:
+        if made:  # a refused storage leaves nothing behind
+            with contextlib.suppress(OSError):
+                out.rmdir()
+        raise
     puzzles = puzzles_from_config(cfg.puzzle)
     rows = []
-    specs = [OmegaConf.to_container(s, resolve=True) for s in cfg.cells]
+    specs = cell_specs(cfg)
     if cfg.cell is not None:
         specs = [specs[int(cfg.cell)]]
     for spec in specs:

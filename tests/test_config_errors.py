@@ -116,6 +116,9 @@ def test_the_error_reference_lists_the_new_messages() -> None:
         ("cell=9", "cell=9: experiment=tune has cells 0..5"),
         ("tune.storage=sqlite:////proc/nope/x.db", "tune.storage: cannot open the study storage"),
         ("tune.storage=nodriver://x", "tune.storage: cannot open the study storage"),
+        ("cells=[x]", "cells[0]='x': a cell is {formulation: NAME, backend: NAME}"),
+        ("tune=0.5", "tune=0.5: the tuning budget is a mapping"),
+        ("cells=[{formulation: qubo}]", "cells[0]={'formulation': 'qubo'}: a cell is"),
     ],
 )
 def test_the_tuners_settings_are_checked_before_any_study(
@@ -153,3 +156,27 @@ def test_a_results_dir_that_is_no_path_is_one_line(tmp_path: Path, monkeypatch, 
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr[-1500:]
     assert r.stderr.startswith("error: results_dir must be a folder name")
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("overrides", "says"),
+    [
+        (["cells=[x]"], "cells[0]='x': a cell is {formulation: NAME, backend: NAME}"),
+        (["cells=3"], "cells=3: a list of cells"),
+        (["puzzle=text", "puzzle.text=3./..", "puzzle.rules=true"], "puzzle.rules=True: a rule"),
+        (["puzzle=text", "puzzle.text=3./..", "puzzle.rules=5"], "puzzle.rules=5: a rule name"),
+        (["puzzle=text", "puzzle.text=3./..", "puzzle.rules=[1]"], "unknown rule '1'"),
+    ],
+)
+def test_cells_and_rules_of_the_wrong_type_are_one_line(tmp_path: Path, overrides, says) -> None:
+    from hydra import compose, initialize_config_dir
+
+    from slitherbench.experiment import run_experiment
+    from slitherbench.plan import CONF_DIR
+
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(config_name="config", overrides=[*overrides, f"results_dir={tmp_path / 'o'}"])
+    with pytest.raises(ConfigError) as info:
+        run_experiment(cfg)
+    assert says in str(info.value) and "\n" not in str(info.value)
+    assert not (tmp_path / "o").exists()

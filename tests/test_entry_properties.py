@@ -23,13 +23,14 @@ from hypothesis.configuration import set_hypothesis_home_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 SURVIVED: Counter[str] = Counter()
+SUCCEEDED: Counter[str] = Counter()  # of those, the ones that ran to success
 # No example database, Hypothesis's own cache in the temporary directory (nothing written
 # into the checkout) and derandomised runs: a failure reproduces from its test alone.
 set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "slitherbench-hypothesis")
 FAST = settings(
-    max_examples=40,
+    max_examples=200,
     deadline=None,
-    derandomize=True,
+    derandomize=False,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -51,6 +52,7 @@ def case_dir() -> Iterator[Path]:
     with tempfile.TemporaryDirectory() as d:
         root = Path(d)
         (root / "afile").write_text("kept\n")
+        (root / "board.txt").write_text("3.\n..\n")
         os.chdir(root)
         try:
             yield root
@@ -82,16 +84,24 @@ def check_outcome(name: str, rc: int, err: str, root: Path, before: set[Path], o
     allowed = [(root / o).resolve() for o in outs if "\0" not in o]  # a NUL names nothing
     for f in files_under(root) - before:
         assert any(f.resolve().is_relative_to(a) for a in allowed), (f, outs)
-    assert (root / "afile").read_text() == "kept\n"
+    assert (root / "afile").read_text() == "kept\n" and (root / "board.txt").exists()
     SURVIVED[name] += 1
+    SUCCEEDED[name] += rc == 0
 
 
-def settings_of(keys: list[str], extra_values: list[str]) -> st.SearchStrategy[list[str]]:
+EXPORT_KEYS = __import__("slitherbench.export.__main__").export.__main__.KEYS
+
+
+def settings_of(
+    keys: list[str], extra_values: list[str], valid: list[str]
+) -> st.SearchStrategy[list[str]]:
+    """Settings: a valid one (half the time), any key with any value, or no key=value."""
     key = st.sampled_from([*keys, "colour", "", "Out", "out ", "a.b"])
     value = st.sampled_from([*ODD_VALUES, *extra_values]) | st.text(max_size=12)
     pair = st.builds(lambda k, v: f"{k}={v}", key, value)
     bare = st.sampled_from(["novalue", "=", "==", "--help-me", "-x"])
-    return st.lists(pair | bare, max_size=5)
+    good = st.sampled_from(valid)
+    return st.lists(st.one_of(good, good, pair, bare), max_size=4)
 
 
 # -- python -m slitherbench.export ----------------------------------------------------------------
@@ -102,21 +112,31 @@ EXPORT_VALUES = [
 ]  # fmt: skip
 
 
+EXPORT_BASE = ["puzzle=3./..", "form=cons", "format=cnf", "out=out"]
+EXPORT_VALID = ["form=qubo", "form=hubo", "variables=face", "format=lp", "format=smt2",
+                "format=qplib", "format=hubo-json", "name=mine", "out=sub/dir", "out=.",
+                "max_variables=500", "puzzle=.3./3.3/.3.", "cut=region", "clue_weight=2",
+                "degree_mode=exact", "puzzle_file=board.txt"]  # fmt: skip
+
+
 @FAST
-@given(argv=settings_of(sorted(__import__("slitherbench.export.__main__").export.__main__.KEYS),
-                        EXPORT_VALUES))  # fmt: skip
-def test_export_refuses_or_writes_under_out(argv: list[str]) -> None:
+@given(
+    drop=st.sets(st.sampled_from(EXPORT_BASE)),
+    extra=settings_of(sorted(EXPORT_KEYS), EXPORT_VALUES, EXPORT_VALID),
+)
+def test_export_refuses_or_writes_under_out(drop: set[str], extra: list[str]) -> None:
+    """A valid export (a 2x2 board's CNF) with settings dropped, replaced or added."""
     from slitherbench.export.__main__ import main
 
-    args = dict(a.partition("=")[::2] for a in argv if "=" in a)
-    if args.get("suite") == "tiny":  # a whole suite with exact answers: the slow test's
-        args["suite"] = "nosuch"
-    argv = [f"{k}={v}" for k, v in args.items()] if all("=" in a for a in argv) else argv
+    argv = [a for a in EXPORT_BASE if a not in drop] + [
+        "suite=nosuch" if a == "suite=tiny" else a  # a whole suite: the slow suite test's
+        for a in extra
+    ]
     with case_dir() as root:
         before = files_under(root)
         rc, err = run_entry(lambda: main(argv))
-        out = dict(a.partition("=")[::2] for a in argv if "=" in a).get("out", "instances")
-        check_outcome("export", rc, err, root, before, [out or "."])
+        outs = [a.partition("=")[2] for a in argv if a.startswith("out=")]
+        check_outcome("export", rc, err, root, before, [(outs or ["instances"])[-1] or "."])
 
 
 # -- python -m slitherbench.report (and --publish) ----------------------------------------------
@@ -154,14 +174,19 @@ def report_argv() -> st.SearchStrategy[list[str]]:
     return st.lists(word, max_size=6)
 
 
+REPORT_BASE = ["store", "--out", "rep"]
+
+
 @pytest.mark.slow  # a report draws its figures: about 1 s a case
 @FAST
-@given(argv=report_argv())
-def test_report_refuses_or_writes_where_told(small_store: Path, argv: list[str]) -> None:
+@given(keep=st.sampled_from([3, 1, 0]), extra=report_argv())
+def test_report_refuses_or_writes_where_told(small_store: Path, keep: int, extra) -> None:
+    """A valid report (a store, --out) with its words cut short or others added."""
     import shutil
 
     from slitherbench.report import main
 
+    argv = REPORT_BASE[:keep] + extra
     with case_dir() as root:
         shutil.copytree(small_store, root / "store")
         before = files_under(root)
@@ -232,13 +257,6 @@ def test_each_experiment_scripts_parser_refuses_in_one_line(path: Path, monkeypa
     case()
 
 
-def test_zz_print_survivors() -> None:
-    """Prints the counts (run with -s): how many generated argument sets each entry point
-    came through."""
-    for name, n in sorted(SURVIVED.items()):
-        print(f"{name}: {n} argument sets")
-
-
 # -- python -m slitherbench (the Hydra app) and the tuner (experiment=tune) ----------------------
 # Keys whose values are drawn at random; repetitions, max_iterations and workers keep small
 # values (a valid huge one is a long run, as asked, not a refusal), and the puzzle stays a 2x2
@@ -252,16 +270,26 @@ APP_KEYS = ["base_seed", "time_limit_s", "warm_start", "cut", "variables", "over
 APP_VALUES = ["openjij", "sat", "exact", "hubo", "qubo", "cons", "text", "tiny", "edge",
               "face", "loop", "region", "previous", "none", "null", "[no_square]",
               "[{formulation: cons, backend: sat}]", "out", "3./..", "out/sub"]  # fmt: skip
-APP_BASE = ["puzzle=text", "puzzle.text=3./..", "repetitions=1", "max_iterations=5",
-            "backend=sat", "formulation=cons", "progress=false", "results_dir=out"]  # fmt: skip
+APP_VALID = ["base_seed=3", "time_limit_s=2.5", "warm_start=none", "cut=region",
+             "variables=face", "overwrite=true", "trace=true", "experiment_name=mine",
+             "results_dir=out/sub", "formulation=qubo", "backend=openjij", "backend=exact",
+             "puzzle.text=.3./3.3/.3.", "formulation.clue_weight=2", "+puzzle.rules=[]",
+             "claim_timeout_s=100"]  # fmt: skip
+APP_BASE = ["puzzle=text", "puzzle.text=3./..", "puzzle.allow_multiple=true", "repetitions=1",
+            "max_iterations=5", "backend=sat", "formulation=cons", "progress=false",
+            "results_dir=out"]  # fmt: skip
 
 
-def hydra_argv(keys: list[str], values: list[str]) -> st.SearchStrategy[list[str]]:
+def hydra_argv(
+    keys: list[str], values: list[str], valid: list[str]
+) -> st.SearchStrategy[list[str]]:
+    """Overrides: a valid one (half the time), any key with any value, or a stray word."""
     key = st.sampled_from(keys)
     value = st.sampled_from([*ODD_VALUES, *values]) | st.text(max_size=10)
     pair = st.builds(lambda k, v: f"{k}={v}", key, value)
     bare = st.sampled_from(["novalue", "=", "--nope", "-x", "trace", "a b"])
-    return st.lists(pair | bare, max_size=4)
+    good = st.sampled_from(valid)
+    return st.lists(st.one_of(good, good, pair, bare), max_size=4)
 
 
 def run_app(argv: list[str]) -> tuple[int, str]:
@@ -276,14 +304,25 @@ def run_app(argv: list[str]) -> tuple[int, str]:
 
 
 def results_dirs(argv: list[str]) -> list[str]:
-    """Where a run may write: its results_dir (the last one given), Hydra's logs under it."""
-    given_dirs = [a.partition("=")[2] for a in argv if a.startswith("results_dir=")]
-    return [given_dirs[-1] if given_dirs else "results/default"]
+    """Where a run may write: its results_dir (the last one given; Hydra's logs under it),
+    and where the command line sent Hydra's own run folder or the tuner's SQLite file."""
+
+    def last(key: str) -> str | None:
+        values = [a.partition("=")[2] for a in argv if a.startswith(f"{key}=")]
+        return values[-1] if values else None
+
+    outs = [last("results_dir") or "results/default"]
+    if last("hydra.run.dir") is not None:
+        outs.append(last("hydra.run.dir") or ".")
+    storage = last("tune.storage") or ""
+    if storage.startswith("sqlite:///"):
+        outs.append(storage.removeprefix("sqlite:///"))
+    return outs
 
 
 @pytest.mark.slow  # Hydra composes the config in every case: about 0.5 s each
 @FAST
-@given(extra=hydra_argv(APP_KEYS, APP_VALUES))
+@given(extra=hydra_argv(APP_KEYS, APP_VALUES, APP_VALID))
 def test_the_app_refuses_or_runs_writing_under_results_dir(extra: list[str]) -> None:
     argv = [*APP_BASE, *extra]
     with case_dir() as root:
@@ -294,13 +333,15 @@ def test_the_app_refuses_or_runs_writing_under_results_dir(extra: list[str]) -> 
 
 TUNE_KEYS = ["tune.n_trials", "tune.weights", "tune.seed", "tune.storage", "tune.nosuch",
              "cells", "cell", "results_dir", "time_limit_s", "tune"]  # fmt: skip
+TUNE_VALID = ["tune.n_trials=2", "tune.weights=[1,2]", "tune.seed=5", "cell=1",
+              "tune.storage=sqlite:///out/t.db", "results_dir=out/tuned"]  # fmt: skip
 TUNE_VALUES = ["[1,4]", "[4,1]", "[1]", "[a,b]", "sqlite:///nope/x.db", "postgres://x",
                "sqlite:////proc/nope/x.db", "[{formulation: qubo, backend: sa}]", "[]"]  # fmt: skip
 
 
 @pytest.mark.slow  # Hydra composes the config in every case
 @FAST
-@given(extra=hydra_argv(TUNE_KEYS, TUNE_VALUES))
+@given(extra=hydra_argv(TUNE_KEYS, TUNE_VALUES, TUNE_VALID))
 def test_the_tuner_refuses_or_tunes_writing_under_results_dir(
     extra: list[str], monkeypatch
 ) -> None:
@@ -309,8 +350,16 @@ def test_the_tuner_refuses_or_tunes_writing_under_results_dir(
     from slitherbench import tune
 
     monkeypatch.setattr(tune, "tune_cell", lambda spec, cfg, puzzles, storage: None)
-    argv = ["experiment=tune", "puzzle=text", "puzzle.text=3./..", "results_dir=out", *extra]
+    argv = ["experiment=tune", "puzzle=text", "puzzle.text=3./..", "puzzle.allow_multiple=true"]
+    argv += ["results_dir=out", *extra]
     with case_dir() as root:
         before = files_under(root)
         rc, err = run_app(argv)
         check_outcome("experiment=tune", rc, err, root, before, results_dirs(argv))
+
+
+def test_zz_print_survivors() -> None:
+    """Prints the counts (run with -s): how many generated argument sets each entry point
+    came through."""
+    for name, n in sorted(SURVIVED.items()):
+        print(f"{name}: {n} argument sets, {SUCCEEDED[name]} of them run to success")
