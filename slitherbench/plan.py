@@ -11,6 +11,7 @@ import hashlib
 import inspect
 import json
 import sys
+import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -297,6 +298,8 @@ def _setting_problem(name: str, value: Any, kind: str, low: Any, nullable: bool)
         return f"{name} must be {'an integer' if kind == 'integer' else 'a number'}, got {value!r}"
     if kind == "number" and not value > low:
         return f"{name} must be greater than {low:g}, got {value!r}"
+    if kind == "number" and value > threading.TIMEOUT_MAX:  # a timer cannot wait longer
+        return f"{name} must be at most {threading.TIMEOUT_MAX:.0f} (seconds), got {value!r}"
     if kind == "integer" and value < low:
         return f"{name} must be at least {low}, got {value!r}"
     return None

@@ -180,3 +180,17 @@ def test_cells_and_rules_of_the_wrong_type_are_one_line(tmp_path: Path, override
         run_experiment(cfg)
     assert says in str(info.value) and "\n" not in str(info.value)
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize(
+    "override", ["time_limit_s=1e300", "time_limit_s=inf", "claim_timeout_s=1e20"]
+)
+def test_a_time_no_timer_can_wait_is_one_line(tmp_path: Path, override: str) -> None:
+    from hydra import compose, initialize_config_dir
+
+    from slitherbench.plan import CONF_DIR, validate_config
+
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(config_name="config", overrides=[override])
+    with pytest.raises(ConfigError, match=r"must be at most \d+ \(seconds\)"):
+        validate_config(cfg)
