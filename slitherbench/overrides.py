@@ -120,14 +120,18 @@ def _compose_problem(overrides: list) -> str | None:
     if GlobalHydra.instance().is_initialized():
         return None
     lines = [o.input_line for o in overrides if not o.key_or_group.startswith("hydra")]
+    own = [o.input_line for o in overrides if o.key_or_group.startswith("hydra")]
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         try:
-            compose(config_name="config", overrides=lines)
+            # Hydra's own settings (hydra.run.dir=...) are merged into its config here too
+            compose(config_name="config", overrides=lines + own, return_hydra_config=bool(own))
             return None
         except (HydraException, OmegaConfBaseException) as exc:
             message = " ".join(
                 ln.strip() for ln in str(exc).splitlines() if "HYDRA_FULL_ERROR" not in ln
             )
+            if exc.__cause__ is not None and str(exc.__cause__).strip():  # what was wrong
+                message += f": {str(exc.__cause__).strip().splitlines()[0]}"
         for o in overrides:  # a nested key that is not there: its parent's settings
             key = o.key_or_group
             if "." not in key or f"'{key}'" not in message:

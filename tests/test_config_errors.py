@@ -194,3 +194,18 @@ def test_a_time_no_timer_can_wait_is_one_line(tmp_path: Path, override: str) -> 
         cfg = compose(config_name="config", overrides=[override])
     with pytest.raises(ConfigError, match=r"must be at most \d+ \(seconds\)"):
         validate_config(cfg)
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["hydra.run.dir=null"], "hydra.run.dir=null: field 'hydra.run.dir' is not Optional"),
+        (["hydra.job.chdir=x"], "hydra.job.chdir=x: Value 'x' is not a valid bool"),
+        (["--nope"], "unrecognized arguments: --nope (--help lists the flags)"),
+    ],
+)
+def test_hydras_own_settings_and_flags_are_checked_in_one_line(argv, says) -> None:
+    from slitherbench.overrides import override_problem
+
+    problem = override_problem(argv)
+    assert problem is not None and says in problem and "\n" not in problem
