@@ -87,7 +87,7 @@ def hydra_main(cfg: DictConfig) -> None:
     # Ctrl-C / kill -INT must still stop a run cleanly.
     signal.signal(signal.SIGINT, signal.default_int_handler)
     for name in ("results_dir", "experiment_name"):  # results_dir=2024 names a folder
-        if isinstance(cfg.get(name), int | float) and not isinstance(cfg.get(name), bool):
+        if isinstance(cfg.get(name), int) and not isinstance(cfg.get(name), bool):
             cfg[name] = str(cfg[name])
     try:
         if cfg.get("tune"):

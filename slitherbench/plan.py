@@ -319,7 +319,11 @@ def validate_config(cfg: DictConfig) -> None:
     ]
     for name in ("results_dir", "experiment_name"):
         value = OmegaConf.select(cfg, name, throw_on_resolution_failure=False)
-        if name in cfg and (not isinstance(value, str | int) or not str(value).strip()):
+        if isinstance(value, float):  # 1e309 arrives as inf: the folder's name is lost
+            problems.append(
+                f"{name} must be a folder name, got the number {value!r}: quote it ({name}='...')"
+            )
+        elif name in cfg and (not isinstance(value, str | int) or not str(value).strip()):
             problems.append(f"{name} must be a folder name, got {value!r}")
     if problems:
         raise ConfigError("; ".join(problems))  # one line: every problem in it

@@ -209,3 +209,15 @@ def test_hydras_own_settings_and_flags_are_checked_in_one_line(argv, says) -> No
 
     problem = override_problem(argv)
     assert problem is not None and says in problem and "\n" not in problem
+
+
+@pytest.mark.parametrize("value", ["1e309", "2.50"])
+def test_a_results_dir_read_as_a_fraction_is_refused(value: str) -> None:
+    from hydra import compose, initialize_config_dir
+
+    from slitherbench.plan import CONF_DIR, validate_config
+
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(config_name="config", overrides=[f"results_dir={value}"])
+    with pytest.raises(ConfigError, match="results_dir must be a folder name, got the number"):
+        validate_config(cfg)
