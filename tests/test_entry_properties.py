@@ -28,9 +28,9 @@ SUCCEEDED: Counter[str] = Counter()  # of those, the ones that ran to success
 # into the checkout) and derandomised runs: a failure reproduces from its test alone.
 set_hypothesis_home_dir(Path(tempfile.gettempdir()) / "slitherbench-hypothesis")
 FAST = settings(
-    max_examples=200,
+    max_examples=40,
     deadline=None,
-    derandomize=False,
+    derandomize=True,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
