@@ -371,7 +371,7 @@ def _config_rules(pcfg: DictConfig) -> tuple[str, ...]:
         and not OmegaConf.is_list(raw)
         and not isinstance(raw, list | tuple)
     ):
-        raise ConfigError(f"puzzle.rules={raw!r}: a rule name or a list of names, e.g. [no_square]")
+        raise ConfigError(f"puzzle.rules={raw!r}: a rule name or a list of rule names")
     rules = normal_rules(raw if isinstance(raw, str) else [str(r) for r in raw])
     try:
         known = registered()  # every rule module is checked here, named or not
