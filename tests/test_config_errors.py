@@ -143,6 +143,21 @@ def test_the_tuners_settings_are_checked_before_any_study(
 
 
 @pytest.mark.parametrize("value", ["{a: 1}", "[1,2]", "''"])
+def test_a_results_dir_that_is_no_path_is_refused_and_logs_nowhere(value) -> None:
+    from hydra import compose, initialize_config_dir
+
+    from slitherbench.app import log_dir
+    from slitherbench.plan import CONF_DIR, validate_config
+
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(config_name="config", overrides=[f"results_dir={value}"])
+    with pytest.raises(ConfigError, match="results_dir must be a folder name"):
+        validate_config(cfg)
+    assert "slitherbench-logs" in log_dir(cfg.results_dir)  # Hydra's logs: the temp folder
+
+
+@pytest.mark.slow  # a fresh interpreter each: about 1.5 s
+@pytest.mark.parametrize("value", ["{a: 1}", "[1,2]", "''"])
 def test_a_results_dir_that_is_no_path_is_one_line(tmp_path: Path, monkeypatch, value) -> None:
     import subprocess
     import sys
