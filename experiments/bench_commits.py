@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from slitherbench.console import OneLineArgumentParser
+from slitherbench.console import OneLineArgumentParser, run_command
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = "experiments/bench_exact_families.py"
@@ -102,4 +102,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

@@ -15,7 +15,6 @@ either way. ``--publish DEST`` writes the findings page DEST.md from the stamped
 from __future__ import annotations
 
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -24,7 +23,7 @@ import pandas as pd
 
 from slitherbench import benchmark_page, render
 from slitherbench.backends.exact import ExactBackend
-from slitherbench.console import OneLineArgumentParser
+from slitherbench.console import OneLineArgumentParser, run_command
 from slitherbench.exact import solve_exact
 from slitherbench.formulations import ConsFormulation
 from slitherbench.library import loopy_dev
@@ -168,4 +167,4 @@ def _has_tabulate() -> bool:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

@@ -19,7 +19,6 @@ package versions) and its figure (:mod:`slitherbench.benchmark_page`).
 
 from __future__ import annotations
 
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -33,7 +32,7 @@ from slitherbench.backends.mip import HighsBackend
 from slitherbench.backends.sat import SatBackend
 from slitherbench.backends.smt import Z3Backend
 from slitherbench.backends.zdd import ZddBackend
-from slitherbench.console import OneLineArgumentParser
+from slitherbench.console import OneLineArgumentParser, run_command
 from slitherbench.exact import solve_exact
 from slitherbench.formulations import ConsFormulation
 from slitherbench.library import loopy_dev
@@ -199,4 +198,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

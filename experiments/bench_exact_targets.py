@@ -30,7 +30,7 @@ import pandas as pd
 from slitherbench import benchmark_page, render
 from slitherbench.backends.constraints import solve_lazily
 from slitherbench.backends.sat import SatBackend
-from slitherbench.console import OneLineArgumentParser
+from slitherbench.console import OneLineArgumentParser, run_command
 from slitherbench.exact import solve_exact
 from slitherbench.library import get_suite, loopy_dev
 
@@ -172,4 +172,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

@@ -44,7 +44,7 @@ from slitherbench.backends.exact import ExactBackend
 from slitherbench.backends.mip import HighsBackend
 from slitherbench.backends.sat import SatBackend
 from slitherbench.backends.smt import Z3Backend
-from slitherbench.console import OneLineArgumentParser
+from slitherbench.console import OneLineArgumentParser, run_command
 from slitherbench.exact import solve_exact
 from slitherbench.formulations import ConsFormulation
 from slitherbench.generate import generate_on
@@ -309,4 +309,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run_command(main)

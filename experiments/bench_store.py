@@ -22,7 +22,6 @@ from __future__ import annotations
 import random
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -30,7 +29,7 @@ from pathlib import Path
 import pandas as pd
 
 from slitherbench import benchmark_page, render
-from slitherbench.console import OneLineArgumentParser
+from slitherbench.console import OneLineArgumentParser, run_command
 from slitherbench.record import Iteration, Trial
 from slitherbench.report import build_report
 from slitherbench.results import load
@@ -311,4 +310,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import matplotlib
 
-from slitherbench.console import OneLineArgumentParser
+from slitherbench.console import OneLineArgumentParser, run_command
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -56,4 +56,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

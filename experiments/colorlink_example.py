@@ -14,7 +14,7 @@ from slitherbench.backends.sat import SatBackend
 from slitherbench.colorlink.drawing import colorlink_picture
 from slitherbench.colorlink.generate import generated_colorlink
 from slitherbench.colorlink.text import write_colorlink
-from slitherbench.console import OneLineArgumentParser
+from slitherbench.console import OneLineArgumentParser, run_command
 from slitherbench.formulations import ConsFormulation
 from slitherbench.puzzle import answer_from_bits
 from slitherbench.runner import run_trial
@@ -44,4 +44,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

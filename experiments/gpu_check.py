@@ -45,7 +45,7 @@ import pandas as pd
 from slitherbench import benchmark_page, stats
 from slitherbench.backends.abs3 import ABS3Backend
 from slitherbench.backends.bifurcation import SimulatedBifurcationBackend
-from slitherbench.console import OneLineArgumentParser
+from slitherbench.console import OneLineArgumentParser, run_command
 from slitherbench.formulations import ConsFormulation, HuboFormulation, Model, QuboFormulation
 from slitherbench.library import get_suite, loopy_dev
 from slitherbench.provenance import gpu_names, provenance
@@ -562,4 +562,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

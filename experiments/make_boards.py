@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 from slitherbench.boards import board_kinds, board_with_faces
-from slitherbench.console import OneLineArgumentParser
+from slitherbench.console import OneLineArgumentParser, run_command
 from slitherbench.exact import solve_exact
 from slitherbench.formats import write_loopy
 from slitherbench.generate import generate, generate_on
@@ -125,4 +125,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

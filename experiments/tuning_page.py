@@ -25,7 +25,7 @@ from pathlib import Path
 
 import matplotlib
 
-from slitherbench.console import OneLineArgumentParser
+from slitherbench.console import OneLineArgumentParser, run_command
 
 matplotlib.use("Agg")  # a script: no display
 import matplotlib.pyplot as plt
@@ -237,4 +237,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -26,6 +26,22 @@ class OneLineArgumentParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         print(f"error: {' '.join(message.split())} (see --help)", file=sys.stderr)
         sys.exit(2)
+
+
+def run_command(main: Callable[[], object]) -> NoReturn:
+    """A script's ``__main__``: its bad input (a ``ValueError``: the harness's ConfigError,
+    ExportError, PuzzleFormatError, ...) or an output it cannot write (``OSError``) is one
+    ``error:`` line and exit 2; an int it returns is its exit status."""
+    try:
+        result = main()
+    except OSError as exc:
+        where = f"cannot write {exc.filename}: " if exc.filename else ""
+        print(f"error: {where}{' '.join(str(exc.strerror or exc).split())}", file=sys.stderr)
+        sys.exit(2)
+    except ValueError as exc:
+        print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
+        sys.exit(2)
+    sys.exit(result if isinstance(result, int) else 0)
 
 
 def loops_text(sizes: Sequence[int]) -> str:

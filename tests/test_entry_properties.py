@@ -358,6 +358,29 @@ def test_the_tuner_refuses_or_tunes_writing_under_results_dir(
         check_outcome("experiment=tune", rc, err, root, before, results_dirs(argv))
 
 
+def test_every_experiment_script_runs_its_main_through_run_command() -> None:
+    for script in SCRIPTS:
+        tail = script.read_text().rsplit('if __name__ == "__main__":', 1)[-1]
+        assert "run_command(main)" in tail, script.name
+
+
+@pytest.mark.slow  # a fresh interpreter: about 2 s
+def test_an_experiment_script_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
+    """Past its parser, a script's bad input (here an --out that is a file) is one line too:
+    every script runs its main through ``console.run_command``."""
+    import subprocess
+
+    afile = tmp_path / "afile"
+    afile.write_text("kept\n")
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "experiments" / "export_suite.py"), "--quick", "--out",
+         str(afile)],
+        capture_output=True, text=True, timeout=120, check=False, cwd=tmp_path,
+    )  # fmt: skip
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr[-1500:]
+    assert r.stderr.startswith("error: out=") and afile.read_text() == "kept\n"
+
+
 def test_zz_print_survivors() -> None:
     """Prints the counts (run with -s): how many generated argument sets each entry point
     came through."""
