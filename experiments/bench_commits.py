@@ -16,7 +16,6 @@ per-round range before a FAIL, and rerun with more rounds.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -24,6 +23,8 @@ import tempfile
 from pathlib import Path
 
 import pandas as pd
+
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCH = "experiments/bench_exact_families.py"
@@ -73,7 +74,7 @@ def summary(df: pd.DataFrame, tolerance: float, judged: bool) -> bool:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = OneLineArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("old", nargs="?", default="HEAD")
     ap.add_argument("new", nargs="?", default="HEAD")
     ap.add_argument("--rounds", type=int, default=3)
@@ -101,4 +102,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

@@ -12,13 +12,12 @@ missed; ``--quick`` reports without judging.
 
 from __future__ import annotations
 
-import argparse
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.method.record import Iteration, Trial
 from slitherbench.store.result_store import ResultStore, _read
 
@@ -35,7 +34,7 @@ def _fill(root: Path, n: int) -> ResultStore:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = OneLineArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--trials", type=int, default=96)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="8 trials, once, not judged")
@@ -69,4 +68,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

@@ -14,9 +14,7 @@ either way. ``--publish DEST`` writes the findings page DEST.md from the stamped
 
 from __future__ import annotations
 
-import argparse
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -24,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from slitherbench.analysis import benchmark_page, render
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.method.provenance import provenance
 from slitherbench.models.formulations import ConsFormulation
 from slitherbench.run.runner import run_trial
@@ -103,7 +102,7 @@ def publish(df: pd.DataFrame, dest: Path) -> Path:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("--out", type=Path, help="default: results/benchmarks (--quick: a temp dir)")
     ap.add_argument("--quick", action="store_true", help="one 5x5 board; report without judging")
     benchmark_page.add_options(ap)
@@ -168,4 +167,4 @@ def _has_tabulate() -> bool:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

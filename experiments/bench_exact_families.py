@@ -19,8 +19,6 @@ package versions) and its figure (:mod:`slitherbench.analysis.benchmark_page`).
 
 from __future__ import annotations
 
-import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -28,6 +26,7 @@ from pathlib import Path
 import pandas as pd
 
 from slitherbench.analysis import benchmark_page, render
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.method.provenance import provenance
 from slitherbench.models.formulations import ConsFormulation
 from slitherbench.run.runner import run_trial
@@ -148,7 +147,7 @@ def publish(df: pd.DataFrame, dest: Path) -> Path:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("--out", type=Path, help="default: results/benchmarks (--quick: a temp dir)")
     ap.add_argument("--sizes", default="", help="comma-separated board sizes (default: all)")
     ap.add_argument("--quick", action="store_true", help="the first 5x5 board only")
@@ -199,4 +198,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

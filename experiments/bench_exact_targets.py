@@ -21,7 +21,6 @@ writes it again from them).
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -29,6 +28,7 @@ from pathlib import Path
 import pandas as pd
 
 from slitherbench.analysis import benchmark_page, render
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.solvers.constraints import solve_lazily
 from slitherbench.solvers.cpsat_model import solve_exact
 from slitherbench.solvers.sat import SatBackend
@@ -118,7 +118,7 @@ def publish(df: pd.DataFrame, dest: Path) -> Path:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("--out", type=Path, help="default: results/benchmarks (--quick: a temp dir)")
     ap.add_argument("--repeats", type=int, help="runs per board and path (default 3; --quick 1)")
     ap.add_argument("--limit", type=float, default=60.0, help="seconds per run")
@@ -172,4 +172,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

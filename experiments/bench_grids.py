@@ -38,6 +38,7 @@ from pathlib import Path
 import pandas as pd
 
 from slitherbench.analysis import benchmark_page, render, stats
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.method.provenance import provenance
 from slitherbench.models.formulations import ConsFormulation
 from slitherbench.solvers.constraints import solve_lazily
@@ -274,7 +275,7 @@ def hubo_exact_main(args: argparse.Namespace, ap: argparse.ArgumentParser) -> in
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("--out", type=Path, help="default: results/benchmarks (--quick: a temp dir)")
     ap.add_argument("--repeats", type=int, help="runs per board (default 5; --quick 1)")
     ap.add_argument("--hubo-exact", action="store_true", help="the hubo[exact] sweep instead")
@@ -306,4 +307,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    run_command(main)

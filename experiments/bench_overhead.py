@@ -22,7 +22,6 @@ DEST/rows.csv --publish DEST`` writes it again without measuring.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -32,6 +31,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 import pandas as pd
+
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -198,7 +199,7 @@ def publish(rows: pd.DataFrame, dest: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = OneLineArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="tiny boards; report without judging")
     ap.add_argument(
         "--store", type=Path, help="keep the main job's store here (default: a temp dir)"
@@ -244,4 +245,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

@@ -19,11 +19,9 @@ reported and the targets not judged, the CSV into a temporary directory unless `
 
 from __future__ import annotations
 
-import argparse
 import random
 import shutil
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -32,6 +30,7 @@ import pandas as pd
 
 from slitherbench.analysis import benchmark_page, render
 from slitherbench.analysis.report import build_report
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.method.record import Iteration, Trial
 from slitherbench.store.result_store import ResultStore
 from slitherbench.store.results import load
@@ -237,7 +236,7 @@ def publish(df: pd.DataFrame, dest: Path) -> Path:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("--sizes", help="comma-separated trial counts (default 1000,10000,100000)")
     ap.add_argument("--out", type=Path, help="default: results/benchmarks (--quick: a temp dir)")
     ap.add_argument(
@@ -311,4 +310,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

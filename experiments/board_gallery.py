@@ -7,11 +7,12 @@ answer (the shipped ``puzzle=grids`` suite), drawn from the board's own coordina
 
 from __future__ import annotations
 
-import argparse
 import tempfile
 from pathlib import Path
 
 import matplotlib
+
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -22,7 +23,7 @@ from slitherbench.sources.library import get_suite
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("--out", type=Path, help="default: docs/boards.png (--quick: a temp dir)")
     ap.add_argument("--quick", action="store_true", help="the first four kinds only")
     args = ap.parse_args()
@@ -55,4 +56,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

@@ -7,10 +7,10 @@ its answer, solved by the harness (cons form, SAT backend, the runner's loop).
 
 from __future__ import annotations
 
-import argparse
 import tempfile
 from pathlib import Path
 
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.models.formulations import ConsFormulation
 from slitherbench.puzzles.colorlink.drawing import colorlink_picture
 from slitherbench.puzzles.colorlink.text import write_colorlink
@@ -23,7 +23,7 @@ OUT = Path(__file__).resolve().parents[1] / "docs" / "figures" / "colorlink_exam
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("--out", type=Path, help=f"default: {OUT} (--quick: a temp dir)")
     ap.add_argument("--quick", action="store_true", help="a 3x3 puzzle (checks the script runs)")
     args = ap.parse_args()
@@ -44,4 +44,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

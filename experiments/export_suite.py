@@ -13,19 +13,18 @@ and returns the summary; ``--out`` keeps the files (default: a temporary directo
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
-import sys
 import tempfile
 from pathlib import Path
 
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.run.export_cli import export_suite
 from slitherbench.sources.library import loopy_dev
 
 
 def main(argv: list[str] | None = None) -> dict:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = OneLineArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--suite", default="headline")
     ap.add_argument("--quick", action="store_true", help="one 5x5 corpus board")
     ap.add_argument("--out", type=Path, default=None, help="keep the files here")
@@ -52,4 +51,4 @@ def main(argv: list[str] | None = None) -> dict:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    run_command(main)

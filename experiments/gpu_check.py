@@ -43,6 +43,7 @@ from pathlib import Path
 import pandas as pd
 
 from slitherbench.analysis import benchmark_page
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.method.provenance import gpu_names, provenance
 from slitherbench.models.formulations import (
     ConsFormulation,
@@ -480,7 +481,7 @@ def publish(rows: pd.DataFrame, dest: Path) -> Path:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("--out", type=Path, help="default: results/gpu_check (--quick: a temp dir)")
     ap.add_argument("--quick", action="store_true", help="seconds; the GPU side where there is one")
     ap.add_argument("--seeds", type=int, default=1, help="ABS3 harness seeds per puzzle")
@@ -521,4 +522,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

@@ -22,12 +22,12 @@ never touches ``slitherbench/sources/data/``.
 
 from __future__ import annotations
 
-import argparse
 import json
 import tempfile
 import time
 from pathlib import Path
 
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.puzzles.boards import board_kinds, board_with_faces
 from slitherbench.puzzles.formats import write_loopy
 from slitherbench.puzzles.puzzle import answer_to_bits
@@ -90,7 +90,7 @@ def make_grids(out: Path, done: set[str], quick: bool = False) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
+    ap = OneLineArgumentParser()
     ap.add_argument("name", nargs="?", default="survey", choices=[*SETS, "grids"])
     ap.add_argument("--out", type=Path, help=f"directory (default: {DATA}; --quick: a temp dir)")
     ap.add_argument("--quick", action="store_true", help="a tiny set (checks the script runs)")
@@ -125,4 +125,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    run_command(main)

@@ -18,13 +18,14 @@ the penalty weights' sum (the untuned setting starred).
 
 from __future__ import annotations
 
-import argparse
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 import matplotlib
+
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 
 matplotlib.use("Agg")  # a script: no display
 import matplotlib.pyplot as plt
@@ -210,7 +211,7 @@ def quick_study(root: Path) -> tuple[Path, Path]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = OneLineArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--study", type=Path, default=Path("results/tune_full/optuna.db"))
     ap.add_argument("--tuned-dir", type=Path, default=Path("conf/tuning/tuned_full"))
     ap.add_argument("--quick", action="store_true", help="tune a 3x3 board first (seconds)")
@@ -236,4 +237,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

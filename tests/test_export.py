@@ -248,7 +248,10 @@ def test_a_stored_trials_iteration_k_is_rebuilt_with_its_cuts(tmp_path: Path, ca
     [
         (["puzzle=nope"], "unknown puzzle 'nope'"),
         (["puzzle=reference10", "form=cons", "format=qplib"], "holds a penalty polynomial"),
-        (["puzzle=reference10", "form=hubo", "format=bqm"], "holds quadratic models"),
+        (
+            ["puzzle=reference10", "form=hubo", "degree_mode=exact", "format=bqm"],
+            "holds terms of degree 2 at most",
+        ),
         (["puzzle=reference10", "form=cons", "variables=face", "format=cnf"], "face variables"),
         (["puzzle=reference10", "format=xls"], "unknown format 'xls'"),
         (["puzzle=reference10", "form=qubit"], "unknown form 'qubit'"),

@@ -65,7 +65,14 @@ def test_a_script_calling_a_bundled_sat_solver_solves(tmp_path: Path, board) -> 
     assert r.status == "solved", r.trial.reason
     assert r.trial.verified and answer_from_bits(board[0], r.trial.answer) == board[1]
     (kept,) = (tmp_path / "keep").iterdir()  # one directory per trial, kept
-    assert {p.name for p in kept.iterdir()} == {"model-1.cnf", "model-1.cnf.json"}
+    # the sample it printed on standard output is kept beside the model, as {output} would be
+    assert {p.name for p in kept.iterdir()} == {
+        "model-1.cnf",
+        "model-1.cnf.json",
+        "sample-1.stdout.txt",
+    }
+    printed = (kept / "sample-1.stdout.txt").read_text().splitlines()
+    assert printed[0] == "# one value per edge" and len(printed) == 1 + board[0].num_edges
     extras = r.trial.extras_dict
     assert extras["exit_code"] == 0 and extras["format"] == "cnf"
     assert all(it.energy == 0 for it in r.iterations)

@@ -154,6 +154,17 @@ def test_report_errors_are_one_line(tmp_path: Path) -> None:
     assert "Traceback" not in r.stderr
 
 
+def test_a_store_named_twice_is_read_once(tmp_path: Path) -> None:
+    from slitherbench.store.result_store import ResultStore
+    from slitherbench.store.results import store_paths
+
+    store = tmp_path / "runs" / "one"
+    ResultStore(store)  # an empty store: its folders only
+    (store / "pending").mkdir(parents=True, exist_ok=True)
+    twice = store_paths([str(store), str(tmp_path / "runs"), f"{tmp_path}/runs/../runs/one"])
+    assert twice == [store]
+
+
 def readme_notebook_command() -> str:
     """The README's one command that executes the notebook (run from the repository root)."""
     readme = (ROOT / "README.md").read_text()

@@ -4,7 +4,7 @@ weight class, so every form and exact family encodes a new rule with no change; 
 judges every rule through the rule's own hook, so no unknown or half-registered rule gives a
 ``solved``.
 
-The rule here, ``no_border`` (the loop never uses an edge of the board's outer boundary), is
+The rule here, ``tutorial_no_border`` (the loop never uses an edge of the board's outer boundary), is
 defined in this file only: nothing in the package knows it. On ``..../..../.11./....`` it
 leaves one answer (the two middle cells of the second row) where plain Slitherlink has 1473.
 """
@@ -49,10 +49,10 @@ from slitherbench.store.results import load
 ROOT = Path(__file__).resolve().parents[1]
 
 
-class NoBorder(Rule):
+class TutorialNoBorder(Rule):
     """The loop never uses an edge of the board's outer boundary."""
 
-    name = "no_border"
+    name = "tutorial_no_border"
     summary = "the loop never uses an edge of the board's outer boundary"
 
     def constraints(self, puzzle: Any) -> list[Constraint]:
@@ -80,15 +80,15 @@ class NoBorder(Rule):
 
 
 ROWS = "..../..../.11./...."
-TEXT = f"rules=no_border;{ROWS}"
+TEXT = f"rules=tutorial_no_border;{ROWS}"
 ANSWER = square_board(4, 4).boundary([f in (5, 6) for f in range(16)])
 
 
 @pytest.fixture
-def no_border():
-    register_rule(NoBorder)
+def tutorial_no_border():
+    register_rule(TutorialNoBorder)
     yield
-    unregister_rule("no_border")
+    unregister_rule("tutorial_no_border")
 
 
 def _border_loop(p: Puzzle) -> list[bool]:
@@ -96,12 +96,12 @@ def _border_loop(p: Puzzle) -> list[bool]:
 
 
 # -- registration -----------------------------------------------------------------------------
-def test_a_rule_defined_in_a_test_is_one_registration(no_border) -> None:
-    assert "no_border" in known_rules() and "no_square" in known_rules()
+def test_a_rule_defined_in_a_test_is_one_registration(tutorial_no_border) -> None:
+    assert "tutorial_no_border" in known_rules() and "no_square" in known_rules()
     p = Puzzle.parse(TEXT)
-    assert p.rules == ("no_border",) and p.to_text() == TEXT
-    unregister_rule("no_border")
-    with pytest.raises(ValueError, match=r"unknown rule 'no_border' \(known: no_square"):
+    assert p.rules == ("tutorial_no_border",) and p.to_text() == TEXT
+    unregister_rule("tutorial_no_border")
+    with pytest.raises(ValueError, match=r"unknown rule 'tutorial_no_border' \(known: no_square"):
         Puzzle.parse(TEXT)
 
 
@@ -119,12 +119,12 @@ def test_a_rule_without_a_checker_hook_is_refused_in_one_line() -> None:
     assert "\n" not in str(info.value) and "no_checker" not in known_rules()
 
 
-def test_a_registered_rule_that_is_gone_never_passes_the_checker(no_border) -> None:
+def test_a_registered_rule_that_is_gone_never_passes_the_checker(tutorial_no_border) -> None:
     p = Puzzle.parse(TEXT)
     assert check_answer(p, ANSWER) == []
-    unregister_rule("no_border")
+    unregister_rule("tutorial_no_border")
     assert check_answer(p, ANSWER) == [
-        "unknown rule 'no_border' (known: no_square): the checker cannot judge it"
+        "unknown rule 'tutorial_no_border' (known: no_square): the checker cannot judge it"
     ]
 
 
@@ -191,8 +191,8 @@ def _single_loops_3x3() -> list[tuple[list[bool], list[bool]]]:
     return out
 
 
-@pytest.mark.parametrize("name", ["no_border", *sorted(rules_pkg._package_rules())])
-def test_each_rules_rows_and_checker_agree_on_every_3x3_loop(no_border, name: str) -> None:
+@pytest.mark.parametrize("name", ["tutorial_no_border", *sorted(rules_pkg._package_rules())])
+def test_each_rules_rows_and_checker_agree_on_every_3x3_loop(tutorial_no_border, name: str) -> None:
     """Every rule (the package's, found by the scan, and this file's): its rows hold on a loop
     exactly when its checker finds nothing there, on each of the 213 single loops of a 3x3,
     and some loops keep it and some break it."""
@@ -239,14 +239,14 @@ def test_no_module_outside_rules_names_a_rule() -> None:
 
 
 # -- the checker, the forms, the exact families -------------------------------------------------
-def test_the_checker_rejects_a_border_loop(no_border) -> None:
-    p = Puzzle.parse("rules=no_border;..../..../..../....")
+def test_the_checker_rejects_a_border_loop(tutorial_no_border) -> None:
+    p = Puzzle.parse("rules=tutorial_no_border;..../..../..../....")
     plain = p.with_rules(())
     loop = _border_loop(p)
     assert check_answer(plain, loop) == []
     assert check_answer(p, loop) == [
-        "edge 0 on the outer boundary is on the loop (rule no_border)",
-        f"edge {p.v(0, 0)} on the outer boundary is on the loop (rule no_border)",
+        "edge 0 on the outer boundary is on the loop (rule tutorial_no_border)",
+        f"edge {p.v(0, 0)} on the outer boundary is on the loop (rule tutorial_no_border)",
     ]
     assert check_answer(p, ANSWER) == []
 
@@ -260,12 +260,12 @@ FORMS["hubo[exact]/face"] = lambda: HuboFormulation(degree_mode="exact", variabl
 
 
 @pytest.mark.parametrize("form", sorted(FORMS))
-def test_every_form_encodes_it_with_no_change(no_border, form: str) -> None:
+def test_every_form_encodes_it_with_no_change(tutorial_no_border, form: str) -> None:
     """The answer costs nothing; a loop that keeps the clues on the border costs the rule's
     weight per border edge (its rows are edge sums equal to 0, weighed as clues)."""
     p = Puzzle.parse(TEXT)
     model = Model.build(p, FORMS[form]())
-    rows = [pc.constraint for pc in model.pieces if pc.constraint.kind == "no_border"]
+    rows = [pc.constraint for pc in model.pieces if pc.constraint.kind == "tutorial_no_border"]
     assert len(rows) == 16 and {c.shape for c in rows} == {EQUAL}
     assert model.energy(model.complete(ANSWER)) == 0
     # the loop round the two middle cells of the bottom row keeps both clues and uses two
@@ -286,7 +286,7 @@ def test_a_shape_a_form_cannot_encode_is_a_one_line_skip() -> None:
 
 
 @pytest.mark.parametrize("method", ["sat", "cpsat"])
-def test_solve_exact_honours_it_both_ways(no_border, method: str) -> None:
+def test_solve_exact_honours_it_both_ways(tutorial_no_border, method: str) -> None:
     """CP-SAT's circuit model takes every row but the degree rules (it once kept only clues
     and answered ``multiple`` here)."""
     p = Puzzle.parse(TEXT)
@@ -295,9 +295,9 @@ def test_solve_exact_honours_it_both_ways(no_border, method: str) -> None:
     assert solve_exact(p.with_rules(()), method=method).status == "multiple"
 
 
-def test_the_zdd_counts_its_loops_under_it(no_border) -> None:
+def test_the_zdd_counts_its_loops_under_it(tutorial_no_border) -> None:
     """The ZDD takes a rule by its rows' shape (ranges of edge sums), not by its name: one
-    loop under no_border where plain Slitherlink has 1473."""
+    loop under tutorial_no_border where plain Slitherlink has 1473."""
     pytest.importorskip("graphillion")
     from slitherbench.solvers.zdd import ZddBackend
 
@@ -307,24 +307,26 @@ def test_the_zdd_counts_its_loops_under_it(no_border) -> None:
     assert answer_from_bits(p, r.trial.answer) == ANSWER
 
 
-def test_the_generator_honours_it(no_border) -> None:
+def test_the_generator_honours_it(tutorial_no_border) -> None:
     for seed in range(3):
-        p = generate(4, 4, seed, rules=("no_border",))
-        assert p.name == f"gen-4x4-no_border-s{seed}" and p.rules == ("no_border",)
+        p = generate(4, 4, seed, rules=("tutorial_no_border",))
+        assert p.name == f"gen-4x4-tutorial_no_border-s{seed}" and p.rules == (
+            "tutorial_no_border",
+        )
         assert check_answer(p, p.meta["answer"]) == []
         r = solve_exact(p)
         assert r.status == "unique" and r.answer == p.meta["answer"]
 
 
 @pytest.mark.slow
-def test_the_cp_sat_judge_makes_the_same_boards(no_border, monkeypatch) -> None:
+def test_the_cp_sat_judge_makes_the_same_boards(tutorial_no_border, monkeypatch) -> None:
     """Without python-sat the generator's judge is CP-SAT's circuit model: it takes the rule's
     edge rows too, so it keeps the same clues."""
     import slitherbench.sources.generate as gen
 
-    fast = [gen.generate(4, 4, s, rules=("no_border",)) for s in range(3)]
+    fast = [gen.generate(4, 4, s, rules=("tutorial_no_border",)) for s in range(3)]
     monkeypatch.setattr(gen, "find_spec", lambda name: None)  # as if python-sat were absent
-    assert fast == [gen.generate(4, 4, s, rules=("no_border",)) for s in range(3)]
+    assert fast == [gen.generate(4, 4, s, rules=("tutorial_no_border",)) for s in range(3)]
 
 
 # -- from the command line ----------------------------------------------------------------------
@@ -335,7 +337,7 @@ def _run(tmp_path: Path, cells: list[str]):
             overrides=[
                 "puzzle=text",
                 f"puzzle.text={ROWS}",
-                "puzzle.rules=[no_border]",
+                "puzzle.rules=[tutorial_no_border]",
                 f"cells=[{', '.join(cells)}]",
                 "repetitions=1",
                 "max_iterations=20",
@@ -348,13 +350,13 @@ def _run(tmp_path: Path, cells: list[str]):
 
 def _assert_solved_as_the_rule_says(row: Any) -> None:
     p = Puzzle.parse(row.puzzle_rows)
-    assert p.rules == ("no_border",) and row.verified
+    assert p.rules == ("tutorial_no_border",) and row.verified
     assert answer_from_bits(p, row.answer) == ANSWER
 
 
 @pytest.mark.slow
 def test_the_cli_runs_it_through_every_form_exact_family_and_an_annealer(
-    no_border, tmp_path: Path
+    tutorial_no_border, tmp_path: Path
 ) -> None:
     """Every form with edge and face variables: cons on pyqbpp's EasySolver (a fresh process
     per trial: the rule travels with the pickled puzzle), HUBO and QUBO on OpenJij; every
@@ -387,15 +389,17 @@ def test_the_cli_runs_it_through_every_form_exact_family_and_an_annealer(
 
 
 @pytest.mark.slow
-def test_a_rule_outside_the_package_runs_from_its_config_file(no_border, tmp_path: Path) -> None:
+def test_a_rule_outside_the_package_runs_from_its_config_file(
+    tutorial_no_border, tmp_path: Path
+) -> None:
     """One module + one config file: the rule of docs/tutorials/add_rule.py chosen on the
-    command line with puzzle.rules, its conf/rule/no_border.yaml in a config directory outside
+    command line with puzzle.rules, its conf/rule/tutorial_no_border.yaml in a config directory outside
     the repository (the CLI registers the class it names)."""
     module = runpy.run_path(str(ROOT / "docs" / "tutorials" / "add_rule.py"))
     conf = tmp_path / "conf" / "rule"
     conf.mkdir(parents=True)
-    (conf / "no_border.yaml").write_text(module["CONFIG"])
-    args = [f"puzzle.text={ROWS}", "puzzle.rules=[no_border]", "formulation=qubo"]
+    (conf / "tutorial_no_border.yaml").write_text(module["CONFIG"])
+    args = [f"puzzle.text={ROWS}", "puzzle.rules=[tutorial_no_border]", "formulation=qubo"]
     args += ["variables=face", "backend=openjij", "repetitions=1", "progress=false"]
     args += [f"hydra.searchpath=[file://{tmp_path / 'conf'}]", f"results_dir={tmp_path / 's'}"]
     r = subprocess.run(
@@ -414,3 +418,33 @@ def test_a_rule_outside_the_package_runs_from_its_config_file(no_border, tmp_pat
     trials, _ = load(tmp_path / "s")
     assert list(trials.status) == ["solved"]
     _assert_solved_as_the_rule_says(trials.iloc[0])
+
+
+def test_a_real_no_border_rule_takes_no_name_from_the_examples() -> None:
+    """The examples' rule has a name no real rule takes: a reader who adds a rule called
+    ``no_border`` to the package can still register the tutorial's rule and this module's."""
+
+    class RealNoBorder(TutorialNoBorder):
+        name = "no_border"
+
+    module = runpy.run_path(str(ROOT / "docs" / "tutorials" / "add_rule.py"))
+    tutorial = next(
+        v for v in module.values() if isinstance(v, type) and issubclass(v, Rule) and v is not Rule
+    )
+    register_rule(RealNoBorder)
+    try:
+        for example in (tutorial, TutorialNoBorder):
+            register_rule(example)
+            unregister_rule(example.name)
+    finally:
+        unregister_rule("no_border")
+
+
+def test_the_rules_docstring_says_which_rules_the_zdd_takes(tutorial_no_border) -> None:
+    from slitherbench.solvers.zdd import rules_reason
+
+    assert rules_reason(Puzzle.parse(TEXT)) is None  # rows of edge sums: the ZDD solves it
+    assert "no_square" in rules_reason(Puzzle.parse(f"rules=no_square;{ROWS}"))
+    doc = " ".join(rules_pkg.__doc__.split())
+    assert "skips every puzzle with rules" not in doc
+    assert "the ZDD takes a rule whose rows are ranges of edge sums" in doc

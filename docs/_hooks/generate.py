@@ -130,6 +130,8 @@ USER_ERRORS = (
     "BoardError",
     "ColorlinkError",
     "FormUnavailable",
+    "ExportError",
+    "RuleError",
 )
 
 

@@ -1,8 +1,9 @@
 """Add a rule: one module and one config file.
 
 A rule beyond Slitherlink's own is a subclass of :class:`slitherbench.puzzles.rules.Rule`. This one,
-``no_border``, asks that the loop never use an edge of the board's outer boundary. It gives
-the harness three things:
+``tutorial_no_border``, asks that the loop never use an edge of the board's outer boundary
+(named for this tutorial, so that a real ``no_border`` rule can sit beside it). It gives the
+harness three things:
 
 * ``constraints``: its rows of the constraint description. Each row carries its *shape*
   (here ``EQUAL``: an edge sum equal to a value, 0) and its *weight class* (weighed as a
@@ -15,8 +16,9 @@ the harness three things:
   keep the rule.
 
 Run it:  python docs/tutorials/add_rule.py
-Its config file, conf/rule/no_border.yaml, holds ``_target_: add_rule.NoBorder``; with
-``docs/tutorials`` on ``PYTHONPATH``, ``puzzle.rules=[no_border]`` chooses it on the command line.
+Its config file, conf/rule/tutorial_no_border.yaml, holds
+``_target_: add_rule.TutorialNoBorder``; with ``docs/tutorials`` on ``PYTHONPATH``,
+``puzzle.rules=[tutorial_no_border]`` chooses it on the command line.
 """
 
 from __future__ import annotations
@@ -29,8 +31,8 @@ from slitherbench.puzzles.boards import Board
 from slitherbench.puzzles.rules import Rule
 
 
-class NoBorder(Rule):
-    name = "no_border"
+class TutorialNoBorder(Rule):
+    name = "tutorial_no_border"
     summary = "the loop never uses an edge of the board's outer boundary"
 
     def constraints(self, puzzle: Any) -> list[Constraint]:
@@ -58,9 +60,9 @@ class NoBorder(Rule):
 
 
 CONFIG = """\
-# The loop never uses an edge of the board's outer boundary: puzzle.rules=[no_border]
-_target_: add_rule.NoBorder
-name: no_border
+# The loop never uses an edge of the board's outer boundary: puzzle.rules=[tutorial_no_border]
+_target_: add_rule.TutorialNoBorder
+name: tutorial_no_border
 """
 
 
@@ -74,20 +76,21 @@ def main() -> None:
     from slitherbench.solvers.openjij_sa import OpenJijBackend
     from slitherbench.sources.generate import generate
 
-    register_rule(NoBorder)  # what conf/rule/no_border.yaml does on the command line
+    # what conf/rule/tutorial_no_border.yaml does on the command line
+    register_rule(TutorialNoBorder)
     try:
-        puzzle = Puzzle.parse("rules=no_border;..../..../.11./....")
+        puzzle = Puzzle.parse("rules=tutorial_no_border;..../..../.11./....")
         print(solve_exact(puzzle).status, "under the rule;", end=" ")
         print(solve_exact(puzzle.with_rules(())).status, "as plain Slitherlink")
         backend = OpenJijBackend(num_sweeps=1000, num_reads=4, num_threads=1)
         result = run_trial(puzzle, QuboFormulation(variables="face"), backend, seed=1)
         print(f"qubo/face on openjij: {result.status} in {result.trial.iterations} iteration(s)")
         assert result.status == "solved" and result.trial.verified
-        made = generate(5, 5, seed=1, rules=("no_border",))
+        made = generate(5, 5, seed=1, rules=("tutorial_no_border",))
         assert check_answer(made, made.meta["answer"]) == []
         print(f"generated {made.name}: {made.to_text()}")
     finally:
-        unregister_rule(NoBorder.name)
+        unregister_rule(TutorialNoBorder.name)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import pandas as pd
 
 from slitherbench.analysis import compare, plots, render, tables
 from slitherbench.analysis.plots import ReportData, ReportItem, summary_tables
+from slitherbench.method.entry import OneLineArgumentParser
 from slitherbench.store.results import load, store_paths, what_is_missing
 
 # The summary tables' caption (publish's table takes it too).
@@ -166,7 +167,7 @@ def _publish_options(ap: argparse.ArgumentParser) -> None:
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = OneLineArgumentParser(
         prog="python -m slitherbench.report", description=__doc__.split("\n\n")[0]
     )
     ap.add_argument(
@@ -247,7 +248,13 @@ def main(argv: list[str] | None = None) -> int:
 
     if "MPLBACKEND" not in os.environ:  # a command line draws to files only
         matplotlib.use("Agg")
-    args = _parser().parse_args(argv)
+    ap = _parser()
+    args = ap.parse_args(argv)
+    if any(not str(s).strip() for s in args.sources):
+        ap.error("a source is empty: name a store, a directory of stores or an experiment")
+    for flag, value in (("--out", args.out), ("--publish", args.publish)):
+        if value is not None and not str(value).strip():
+            ap.error(f"{flag} is empty: name a directory")
     try:
         stores = store_paths(args.sources, results_root=args.results_root)
         trials, iterations = load(stores)

@@ -286,6 +286,24 @@ def _short_reason(d: pd.DataFrame) -> str:
     return top if len(top) <= 60 else top[:57] + "..."
 
 
+def _solved_cell(d: pd.DataFrame) -> str:
+    """solved/ran; where nothing ran, why not (``0/0`` would read as a measured zero)."""
+    ran = len(ran_only(d))
+    if ran:
+        return f"{int((d.status == 'solved').sum())}/{ran}"
+    errors = int((d.status == "error").sum())
+    return f"none ran ({errors} errors)" if errors else "none ran"
+
+
+def error_summary(trials: pd.DataFrame) -> str:
+    """One line for a run with trials in error: how many, and the first one's message."""
+    errors = trials[trials["status"] == "error"]
+    if errors.empty:
+        return ""
+    first = " ".join(str(errors["reason"].iloc[0] if "reason" in errors else "").split())
+    return f"errors: {len(errors)} of {len(trials)} trials; the first: {first or '(no message)'}"
+
+
 def run_summary(trials: pd.DataFrame) -> pd.DataFrame:
     """The table a run ends with: per puzzle x form x backend, solved/total, median
     iterations (solved trials) and wall time, statuses and the main reason for failures."""
@@ -300,7 +318,7 @@ def run_summary(trials: pd.DataFrame) -> pd.DataFrame:
                 "puzzle": puzzle,
                 "form_variant": form,
                 "backend": backend,
-                "solved": f"{int((d.status == 'solved').sum())}/{len(ran_only(d))}",
+                "solved": _solved_cell(d),
                 "median_iter": d.loc[d.status == "solved", "iterations"].median(),
                 # skipped and error trials are counted in statuses, never timed
                 "median_wall_s": round(float(ran_only(d).wall_s.median()), 3),

@@ -20,7 +20,7 @@ import pandas as pd
 from hydra.core.hydra_config import HydraConfig
 from omegaconf import DictConfig, OmegaConf
 
-from slitherbench.analysis.tables import run_summary
+from slitherbench.analysis.tables import error_summary, run_summary
 from slitherbench.method.record import ConfigError
 from slitherbench.puzzles.puzzle import PuzzleFormatError
 from slitherbench.run.console import exit_stopped, print_answer
@@ -36,10 +36,13 @@ __all__ = ["CONF_DIR", "main", "run_experiment"]
 _MADE: list[Path] = []
 
 
-def log_dir(results_dir: str) -> str:
-    """Hydra's run logs go beside the results; where those cannot be written, to the temp
-    directory, so that the run itself reports the problem in one line."""
-    d = Path(results_dir) / "logs"
+def log_dir(results_dir: object) -> str:
+    """Hydra's run logs go beside the results; where those cannot be written (or
+    ``results_dir`` is no path), to the temp directory, so that the run itself reports the
+    problem in one line."""
+    if not isinstance(results_dir, str | int | float) or not str(results_dir).strip():
+        return str(Path(tempfile.gettempdir()) / "slitherbench-logs")
+    d = Path(str(results_dir)) / "logs"
     try:
         _MADE.extend(p for p in (d, *d.parents) if not p.exists())
         d.mkdir(parents=True, exist_ok=True)
@@ -83,6 +86,9 @@ def hydra_main(cfg: DictConfig) -> None:
     # A shell starts background jobs with SIGINT ignored, and Python then keeps it ignored:
     # Ctrl-C / kill -INT must still stop a run cleanly.
     signal.signal(signal.SIGINT, signal.default_int_handler)
+    for name in ("results_dir", "experiment_name"):  # results_dir=2024 names a folder
+        if isinstance(cfg.get(name), int) and not isinstance(cfg.get(name), bool):
+            cfg[name] = str(cfg[name])
     try:
         if cfg.get("tune"):
             print(run_tuning(cfg).to_string(index=False))
@@ -108,6 +114,8 @@ def _print_outcome(cfg: DictConfig, trials: pd.DataFrame) -> None:
             "display.width", 200, "display.max_columns", 20, "display.max_rows", 500
         ):
             print(run_summary(trials).to_string(index=False))
+        if errors := error_summary(trials):
+            print(errors)
         if not cfg.trace:  # the trace has printed every trial's answer already
             print_answer(trials, Path(cfg.results_dir) / "pictures")
     print(f"results: {Path(cfg.results_dir).resolve()}")

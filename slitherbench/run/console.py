@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
+from slitherbench.method.entry import OneLineArgumentParser, run_command  # noqa: F401  (their home before)
 from slitherbench.method.record import Status
 from slitherbench.puzzles.puzzle import Puzzle, answer_from_bits
 

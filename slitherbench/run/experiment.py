@@ -269,13 +269,14 @@ def run_experiment(
     """Run every (puzzle x cell x repetition) not yet in the store; return all their trials."""
     validate_config(cfg)
     out = Path(results_dir if results_dir is not None else cfg.results_dir)
-    # Puzzles and cells first: bad input is one line and nothing written.
-    puzzles = puzzles_from_config(cfg.puzzle)
+    # Cells, then puzzles, first: bad input is one line and nothing written (the cells before
+    # the puzzles, whose checks may print notes, so that a refused cell is the only line).
     cells = resolve_cells(cfg)
     if cfg.cells is None and not _in_multirun():
         reason = cells[0].backend.unsupported_reason(cells[0].formulation)
         if reason:
             raise ConfigError(reason)
+    puzzles = puzzles_from_config(cfg.puzzle)
     store = _prepare_store(out)
     provenance()  # the checkout as the run starts: a file edited while it runs is not its code
     if cfg.cell is not None and config_name == "config.yaml":

@@ -5,7 +5,9 @@ message is 5 to 25 lines)."""
 
 from __future__ import annotations
 
+import contextlib
 import difflib
+import io
 from collections.abc import Sequence
 from functools import cache
 
@@ -59,10 +61,13 @@ def override_problem(argv: list[str]) -> str | None:
     from hydra.core.override_parser.overrides_parser import OverridesParser
     from hydra.errors import OverrideParseException
 
+    said = io.StringIO()
     try:
-        args = get_args_parser().parse_args(argv)
-    except SystemExit:
-        return None  # Hydra's own parser says what is wrong
+        with contextlib.redirect_stderr(said):
+            args = get_args_parser().parse_args(argv)
+    except SystemExit:  # Hydra's flags parser: its usage and its error, made one line
+        lines = said.getvalue().strip().splitlines() or ["cannot read the command line"]
+        return f"{lines[-1].split('error: ', 1)[-1]} (--help lists the flags)"
     if any(getattr(args, f, None) for f in _SPECIAL_FLAGS) or any(
         o.startswith("hydra.searchpath") for o in args.overrides
     ):
@@ -115,14 +120,18 @@ def _compose_problem(overrides: list) -> str | None:
     if GlobalHydra.instance().is_initialized():
         return None
     lines = [o.input_line for o in overrides if not o.key_or_group.startswith("hydra")]
+    own = [o.input_line for o in overrides if o.key_or_group.startswith("hydra")]
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         try:
-            compose(config_name="config", overrides=lines)
+            # Hydra's own settings (hydra.run.dir=...) are merged into its config here too
+            compose(config_name="config", overrides=lines + own, return_hydra_config=bool(own))
             return None
         except (HydraException, OmegaConfBaseException) as exc:
             message = " ".join(
                 ln.strip() for ln in str(exc).splitlines() if "HYDRA_FULL_ERROR" not in ln
             )
+            if exc.__cause__ is not None and str(exc.__cause__).strip():  # what was wrong
+                message += f": {str(exc.__cause__).strip().splitlines()[0]}"
         for o in overrides:  # a nested key that is not there: its parent's settings
             key = o.key_or_group
             if "." not in key or f"'{key}'" not in message:

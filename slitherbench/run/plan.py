@@ -11,6 +11,7 @@ import hashlib
 import inspect
 import json
 import sys
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -200,6 +201,26 @@ def _with_settings(spec: dict[str, Any], settings: Mapping[str, str]) -> dict[st
     return {**spec, "formulation_params": {**own, **extra}}
 
 
+def cell_specs(cfg: DictConfig) -> list[dict[str, Any]]:
+    """``cells`` as plain mappings, each naming a formulation and a backend (one line if
+    not: a list of names, a string or a number is no cell)."""
+    cells = cfg.get("cells")
+    if not OmegaConf.is_list(cells):
+        raise ConfigError(
+            f"cells={cells!r}: a list of cells, each {{formulation: NAME, backend: NAME}}"
+        )
+    specs = []
+    for k, s in enumerate(cells):
+        if not isinstance(s, DictConfig) or not {"formulation", "backend"} <= set(map(str, s)):
+            shown = _plain(s) if isinstance(s, DictConfig) else s
+            raise ConfigError(
+                f"cells[{k}]={shown!r}: a cell is {{formulation: NAME, backend: NAME}} "
+                "(with formulation_params, backend_params if wanted)"
+            )
+        specs.append(_plain(s))
+    return specs
+
+
 def resolve_cells(cfg: DictConfig) -> list[Cell]:
     """The experiment's cells, or the one cell the formulation/backend groups chose."""
     settings = _form_settings(cfg)
@@ -215,8 +236,7 @@ def resolve_cells(cfg: DictConfig) -> list[Cell]:
             }
         ]
         return [compose_cell(*with_tuned(_with_settings(specs[0], settings), cfg.tuned_dir))]
-    specs = [_plain(s) if isinstance(s, DictConfig) else dict(s) for s in cfg.cells]
-    specs = [_with_settings(s, settings) for s in specs]
+    specs = [_with_settings(s, settings) for s in cell_specs(cfg)]
     if cfg.cell is not None:
         if not 0 <= int(cfg.cell) < len(specs):
             raise ConfigError(
@@ -268,6 +288,8 @@ def _setting_problem(name: str, value: Any, kind: str, low: Any, nullable: bool)
         return f"{name} must be {'an integer' if kind == 'integer' else 'a number'}, got {value!r}"
     if kind == "number" and not value > low:
         return f"{name} must be greater than {low:g}, got {value!r}"
+    if kind == "number" and value > threading.TIMEOUT_MAX:  # a timer cannot wait longer
+        return f"{name} must be at most {threading.TIMEOUT_MAX:.0f} (seconds), got {value!r}"
     if kind == "integer" and value < low:
         return f"{name} must be at least {low}, got {value!r}"
     return None
@@ -289,8 +311,16 @@ def validate_config(cfg: DictConfig) -> None:
         problems.append(
             f"presolve.level must be one of {', '.join(PRESOLVE_LEVELS)}, got {presolve_level(cfg)!r}"
         )
+    for name in ("results_dir", "experiment_name"):
+        value = OmegaConf.select(cfg, name, throw_on_resolution_failure=False)
+        if isinstance(value, float):  # 1e309 arrives as inf: the folder's name is lost
+            problems.append(
+                f"{name} must be a folder name, got the number {value!r}: quote it ({name}='...')"
+            )
+        elif name in cfg and (not isinstance(value, str | int) or not str(value).strip()):
+            problems.append(f"{name} must be a folder name, got {value!r}")
     if problems:
-        raise ConfigError("\nerror: ".join(problems))
+        raise ConfigError("; ".join(problems))  # one line: every problem in it
 
 
 def presolve_level(cfg: DictConfig) -> str:

@@ -9,7 +9,6 @@ The report reads it from there; ``python -m slitherbench.report STORE --exact`` 
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
@@ -18,6 +17,7 @@ import pandas as pd
 from slitherbench.method.provenance import provenance
 from slitherbench.models.formulations import ConsFormulation
 from slitherbench.puzzles.puzzle import Puzzle
+from slitherbench.run.console import OneLineArgumentParser
 from slitherbench.run.plan import puzzle_ident
 from slitherbench.run.runner import run_trial
 from slitherbench.solvers.exact import ExactBackend
@@ -61,7 +61,7 @@ def compute(store: Path, seeds: int = 3, time_limit_s: float = 60.0) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
+    ap = OneLineArgumentParser(
         prog="python -m slitherbench.run.reference", description=__doc__.split("\n\n")[0]
     )
     ap.add_argument("store", type=Path)

@@ -15,6 +15,7 @@ The best settings go to ``<tuned_dir>/<form>_<backend>.yaml`` with the study's p
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 import time
@@ -29,7 +30,13 @@ from slitherbench.analysis import stats
 from slitherbench.method.provenance import provenance
 from slitherbench.method.record import ConfigError
 from slitherbench.puzzles.puzzle import Puzzle
-from slitherbench.run.plan import compose_cell, derive_seed, puzzles_from_config, validate_config
+from slitherbench.run.plan import (
+    cell_specs,
+    compose_cell,
+    derive_seed,
+    puzzles_from_config,
+    validate_config,
+)
 from slitherbench.run.runner import run_trial
 
 
@@ -212,23 +219,77 @@ def write_tuned(
     return out
 
 
+def _whole(value: Any) -> int | None:
+    text = str(value).strip()
+    return int(text) if text.lstrip("-").isdigit() else None
+
+
+def validate_tune(cfg: DictConfig) -> None:
+    """The tuner's own settings, checked before any study is opened: one line each."""
+    tune = cfg.get("tune") or {}
+    if not isinstance(tune, DictConfig | dict):
+        raise ConfigError(
+            f"tune={tune!r}: the tuning budget is a mapping (n_trials, weights, seed, storage); "
+            "experiment=tune sets it"
+        )
+    n = _whole(tune.get("n_trials"))
+    if n is None or n < 1:
+        raise ConfigError(f"tune.n_trials={tune.get('n_trials')}: a whole number, 1 or more")
+    weights = tune.get("weights")
+    bounds = [_whole(w) for w in weights] if OmegaConf.is_list(weights) else []
+    if len(bounds) != 2 or None in bounds or not 1 <= bounds[0] <= bounds[1]:
+        shown = OmegaConf.to_container(weights) if OmegaConf.is_config(weights) else weights
+        raise ConfigError(
+            f"tune.weights={shown}: two whole numbers LOW, HIGH (1 <= LOW <= HIGH), the range "
+            "of clue_weight, degree_weight and cut_weight"
+        )
+    if _whole(tune.get("seed")) is None:
+        raise ConfigError(f"tune.seed={tune.get('seed')}: a whole number")
+    storage = tune.get("storage")
+    if storage is not None and "://" not in str(storage):
+        raise ConfigError(
+            f"tune.storage={storage}: an Optuna storage URL (sqlite:///PATH, "
+            "postgresql://...), or null for <results_dir>/optuna.db"
+        )
+    if cfg.get("cell") is not None and int(cfg.cell) >= len(cfg.cells):
+        raise ConfigError(f"cell={cfg.cell}: experiment=tune has cells 0..{len(cfg.cells) - 1}")
+
+
+def _storage(url: str, setting: str) -> optuna.storages.BaseStorage:
+    """The study storage, or one line naming the setting it came from."""
+    from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+    try:
+        return open_storage(url)
+    except (SQLAlchemyError, ArgumentError, ValueError, ImportError) as exc:
+        why = " ".join(str(exc).split("(Background on this error")[0].split())
+        raise ConfigError(f"{setting}: cannot open the study storage {url} ({why})") from None
+
+
 def run_tuning(cfg: DictConfig) -> pd.DataFrame:
     """Tune every cell of the experiment; return one row per cell with its best setting."""
     validate_config(cfg)
     if cfg.cells is None:
         raise ConfigError("experiment=tune needs a list of cells to tune")
-    out = Path(cfg.results_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    url = (
-        str(cfg.tune.storage)
-        if cfg.tune.get("storage")
-        else f"sqlite:///{(out / 'optuna.db').resolve()}"
-    )
+    validate_tune(cfg)
+    cell_specs(cfg)  # every cell a formulation and a backend, before anything is made
+    out = Path(str(cfg.results_dir))
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    storage = open_storage(url) if url.startswith("sqlite:") else url
+    made = not out.exists()
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        if cfg.tune.get("storage"):
+            storage = _storage(str(cfg.tune.storage), "tune.storage")
+        else:
+            storage = _storage(f"sqlite:///{(out / 'optuna.db').resolve()}", "results_dir")
+    except ConfigError:
+        if made:  # a refused storage leaves nothing behind
+            with contextlib.suppress(OSError):
+                out.rmdir()
+        raise
     puzzles = puzzles_from_config(cfg.puzzle)
     rows = []
-    specs = [OmegaConf.to_container(s, resolve=True) for s in cfg.cells]
+    specs = cell_specs(cfg)
     if cfg.cell is not None:
         specs = [specs[int(cfg.cell)]]
     for spec in specs:

@@ -220,6 +220,9 @@ class ExternalBackend(Backend):
         argv = self._argv(values)
         rc, out, err = self._run(argv, left)
         t2 = time.perf_counter()
+        if self.params.get("keep_files") and out:
+            # A sample printed on standard output is a sample too: kept as {output}'s would be.
+            (self._dir / f"sample-{self._solves}.stdout.txt").write_text(out)
         extras: dict[str, Any] = {
             "format": fmt,
             "exit_code": rc,

@@ -17,7 +17,6 @@ from hydra import compose, initialize_config_dir
 from hydra.core.global_hydra import GlobalHydra
 from hydra.core.hydra_config import HydraConfig
 from hydra.errors import HydraException
-from hydra.utils import get_class
 from omegaconf import DictConfig, OmegaConf
 
 from slitherbench.method.record import ConfigError
@@ -60,6 +59,12 @@ def config_rules(pcfg: DictConfig) -> tuple[str, ...]:
     from slitherbench.puzzles.rules import rules as registered
 
     raw = pcfg.get("rules") or ()
+    if (
+        not isinstance(raw, str)
+        and not OmegaConf.is_list(raw)
+        and not isinstance(raw, list | tuple)
+    ):
+        raise ConfigError(f"puzzle.rules={raw!r}: a rule name or a list of rule names")
     rules = normal_rules(raw if isinstance(raw, str) else [str(r) for r in raw])
     try:
         known = registered()  # every rule module is checked here, named or not
@@ -83,14 +88,32 @@ def _register_from_config(name: str) -> None:
     try:
         with hydra_ready():
             cfg = compose(config_name="config", overrides=overrides)
-    except HydraException:
+    except (HydraException, ValueError):  # ValueError: a name Hydra reads as a number
         return  # no config of that name: the rule stays unknown
+    register_rule(_rule_class(name, cfg.rule.get("_target_")))
+
+
+def _rule_class(name: str, target: Any) -> type:
+    """The class conf/rule/<name>.yaml names, or one line naming the rule and what is
+    missing (imported here, not by Hydra's get_class, which logs an ERROR line of its own)."""
+    import importlib
+
+    module, _, cls = str(target or "").rpartition(".")
+    if not module or not cls:
+        raise ConfigError(
+            f"rule {name}: conf/rule/{name}.yaml names no class (_target_: module.Class)"
+            + (f", only {target!r}" if target else "")
+        )
     try:
-        cls = get_class(str(cfg.rule._target_))
-    except Exception as exc:  # Hydra wraps the import error
-        cause = exc.__cause__ or exc
-        raise ConfigError(f"conf/rule/{name}.yaml: {cfg.rule.get('_target_')}: {cause}") from None
-    register_rule(cls)
+        found = getattr(importlib.import_module(module), cls, None)
+    except Exception as exc:  # an import error, or the module's own error as it loads
+        why = " ".join(str(exc).split())
+        raise ConfigError(
+            f"rule {name}: conf/rule/{name}.yaml: cannot import module {module} ({why})"
+        ) from None
+    if not isinstance(found, type):
+        raise ConfigError(f"rule {name}: conf/rule/{name}.yaml: module {module} has no {cls}")
+    return found
 
 
 def precheck(p: Puzzle, time_limit_s: float = 10.0, allow_multiple: bool = False) -> None:

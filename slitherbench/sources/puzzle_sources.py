@@ -35,6 +35,17 @@ def _rules(rules: str | Sequence[str]) -> tuple[str, ...]:
     return _config_rules(OmegaConf.create({"rules": rules}))
 
 
+def _whole(key: str, value: object, least: int | None) -> int:
+    """``puzzle.<key>`` as a whole number (at least ``least``), or one line."""
+    try:
+        number = int(str(value))
+    except ValueError:
+        raise ConfigError(f"puzzle.{key}={value}: a whole number") from None
+    if least is not None and number < least:
+        raise ConfigError(f"puzzle.{key}={value}: at least {least}")
+    return number
+
+
 def suite(name: str) -> list[Puzzle]:
     """A shipped suite of :mod:`slitherbench.sources.library` (``puzzle=tiny``, ``puzzle=loopy_dev``)."""
     try:
@@ -49,16 +60,16 @@ def generated(
     """``count`` fresh square boards with one answer (under ``rules``), seeds ``seed``,
     ``seed + 1``, ...; a board beyond the harness's size (:data:`MAX_FACES`, a 300x300
     board) is refused in one line before anything is generated."""
-    faces = int(rows) * int(cols)
+    rows, cols = _whole("rows", rows, 2), _whole("cols", cols, 2)
+    count, seed = _whole("count", count, 1), _whole("seed", seed, None)
+    faces = rows * cols
     if faces > MAX_FACES:
         raise ConfigError(
             f"puzzle: a {rows}x{cols} board has {faces} faces; the harness takes at "
             f"most {MAX_FACES} (a 300x300 square board)"
         )
     checked = _rules(rules)
-    return [
-        generated_board(int(rows), int(cols), int(seed) + k, checked) for k in range(int(count))
-    ]
+    return [generated_board(rows, cols, seed + k, checked) for k in range(count)]
 
 
 def text(

@@ -39,7 +39,20 @@ def store_paths(
 ) -> list[Path]:
     """The store directories that paths or experiment names stand for."""
     specs = [specs] if isinstance(specs, str | os.PathLike) else list(specs)
-    return [s for spec in specs for s in _stores(spec, Path(results_root))]
+    found = [s for spec in specs for s in _stores(spec, Path(results_root))]
+    # a store named twice (``. .``, or a path and its experiment name) is read once
+    return _once(found)
+
+
+def _once(stores: list[Path]) -> list[Path]:
+    """Each store once, in the order first named (the same folder by any path)."""
+    seen: set[Path] = set()
+    out = []
+    for s in stores:
+        if s.resolve() not in seen:
+            seen.add(s.resolve())
+            out.append(s)
+    return out
 
 
 def what_is_missing(stores: Iterable[str | os.PathLike[str]]) -> list[str]:

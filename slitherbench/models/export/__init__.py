@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
@@ -63,9 +64,11 @@ def format_module(fmt: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{_MODULES.get(fmt, fmt)}")
 
 
-def unwritable_reason(formulation: Formulation, fmt: str) -> str | None:
-    """Why a form's models can never be written as ``fmt`` (None: they can, though a hubo
-    model of degree > 2 still cannot go into a quadratic format)."""
+def unwritable_reason(formulation: Formulation, fmt: str, per_model: bool = False) -> str | None:
+    """Why a form's models can never be written as ``fmt`` (None: they can). A hubo form's
+    models may have terms of degree > 2, which a quadratic format cannot hold: refused here,
+    or with ``per_model`` left to :func:`write_instance`, which writes a model of degree 2
+    (hubo[aux] before its first cut) and refuses one of higher degree, with both numbers."""
     mod = format_module(fmt)
     name = formulation.describe()
     if mod.FAMILY == "constraints":
@@ -76,9 +79,22 @@ def unwritable_reason(formulation: Formulation, fmt: str) -> str | None:
         return None
     if formulation.native:
         return f"format {fmt} holds a penalty polynomial; {name} has native constraints"
-    if mod.QUADRATIC and Capability.QUADRATIC not in formulation.produces:
+    if mod.QUADRATIC and Capability.QUADRATIC not in formulation.produces and not per_model:
         return f"format {fmt} holds quadratic models; {name} has higher-degree terms"
     return None
+
+
+def check_degree(model: Model, fmt: str, iteration: int = 1) -> None:
+    """Refuse a model a quadratic ``fmt`` cannot hold: a term of higher degree (a hubo
+    model's exact degree rule, or its loop cuts after iteration 1)."""
+    mod = format_module(fmt)
+    form = model.formulation
+    if mod.QUADRATIC and not form.native and model.max_degree > 2:
+        raise ExportError(
+            f"format {fmt} holds terms of degree 2 at most; the {form.describe()} model of "
+            f"{model.puzzle.name or 'the puzzle'} at iteration {iteration} has degree "
+            f"{model.max_degree}: write it as hubo-json, or use form=qubo"
+        )
 
 
 def paths_of(stem: Path | str, fmt: str) -> tuple[Path, Path]:
@@ -108,34 +124,48 @@ def write_instance(
     ``answer_status`` (``unique`` or ``multiple``: what the exact solve proved)."""
     mod = format_module(fmt)
     path, sidecar_path = paths_of(stem, fmt)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    got = mod.write(model, path, title=title or path.name)
     form = model.formulation
-    side: dict[str, Any] = {
-        "sidecar_version": SIDECAR_VERSION,
-        "file": path.name,
-        "format": fmt,
-        "puzzle": puzzle_info(model.puzzle),
-        "form": form.describe(),
-        "formulation": form.name,
-        "formulation_params": form.params(),
-        "variables_kind": form.variables,
-        "iteration": iteration,
-        "cuts": model.num_cuts,
-        "source": source,
-        "optimum_energy": 0,
-        "energy_rule": ENERGY_RULE[mod.FAMILY],
-        "sample_variables": "values for 'variables' in this order: one 0/1 per line, or a "
-        "JSON object {name: 0/1}",
-        "variables": got.pop("variables"),
-        **got,
-        "answer": None,
-        "harness": harness_info(),
-    }
-    if answer is not None:
-        side["answer"] = answer_record(model, answer, side["variables"])
-        side["answer"]["status"] = answer_status
-    sidecar_path.write_text(sidecar_text(side))
+    check_degree(model, fmt, iteration)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Written under temporary names and renamed, the sidecar first: an interrupted or failed
+    # write leaves no half file, never a file without its description, and keeps the old one.
+    # The temporary file keeps the extension (HiGHS picks LP or MPS by it).
+    part = f".{os.getpid()}.part"
+    file_part = path.with_name(f".{path.name}{part}{mod.EXTENSION}")
+    sidecar_part = sidecar_path.with_name(f".{sidecar_path.name}{part}")
+    try:
+        got = mod.write(model, file_part, title=title or path.name)
+        side: dict[str, Any] = {
+            "sidecar_version": SIDECAR_VERSION,
+            "file": path.name,
+            "format": fmt,
+            "puzzle": puzzle_info(model.puzzle),
+            "form": form.describe(),
+            "formulation": form.name,
+            "formulation_params": form.params(),
+            "variables_kind": form.variables,
+            "iteration": iteration,
+            "cuts": model.num_cuts,
+            "source": source,
+            "optimum_energy": 0,
+            "energy_rule": ENERGY_RULE[mod.FAMILY],
+            "sample_variables": "values for 'variables' in this order: one 0/1 per line, or a "
+            "JSON object {name: 0/1}",
+            "index_base": getattr(mod, "INDEX_BASE", 0),
+            "variables": got.pop("variables"),
+            **got,
+            "answer": None,
+            "harness": harness_info(),
+        }
+        if answer is not None:
+            side["answer"] = answer_record(model, answer, side["variables"])
+            side["answer"]["status"] = answer_status
+        sidecar_part.write_text(sidecar_text(side))
+        os.replace(sidecar_part, sidecar_path)
+        os.replace(file_part, path)
+    finally:
+        for part_path in (file_part, sidecar_part):
+            part_path.unlink(missing_ok=True)
     side["bytes"] = path.stat().st_size
     return side
 

@@ -19,6 +19,7 @@ from slitherbench.models.export.description import description_cuts, kind_counts
 from slitherbench.models.formulations import Model
 
 NAME, EXTENSION, FAMILY, QUADRATIC = "cnf", ".cnf", "constraints", False
+INDEX_BASE = 1  # the sidecar's index is the DIMACS variable number: edge e is e + 1
 ENCODING = "seqcounter"
 
 
@@ -53,7 +54,7 @@ def write(model: Model, path: Path, title: str = "", encoding: str = ENCODING) -
     body = (" ".join(map(str, cl)) + " 0" for cl in clauses)
     path.write_text("\n".join([*head, *body]) + "\n")
     return {
-        "variables": edge_variables(model.puzzle, first=1),
+        "variables": edge_variables(model.puzzle, first=INDEX_BASE),
         "cardinality_encoding": f"pysat {encoding}",
         "stats": {
             "file_variables": nv,

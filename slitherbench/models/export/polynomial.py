@@ -37,8 +37,8 @@ def named_polynomial(model: Model, quadratic: bool, fmt: str) -> tuple[list[dict
     degree = max((len(t) for t in poly), default=0)
     if quadratic and degree > 2:
         raise ExportError(
-            f"the {form.describe()} model has terms of degree {degree}; format {fmt} holds "
-            "quadratic models only: write it as hubo-json, or use form=qubo"
+            f"format {fmt} holds terms of degree 2 at most; the {form.describe()} model has "
+            f"degree {degree}: write it as hubo-json, or use form=qubo"
         )
     variables = label_variables(model)
     name = {v["label"]: v["name"] for v in variables}

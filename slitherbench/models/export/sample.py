@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from slitherbench.method.entry import OneLineArgumentParser
 from slitherbench.models.export import format_module, read_sidecar
 
 
@@ -90,7 +91,7 @@ def solve(path: Path, args: argparse.Namespace) -> list[int] | None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
+    ap = OneLineArgumentParser(
         prog="python -m slitherbench.models.export.sample", description=__doc__.split("\n\n")[0]
     )
     ap.add_argument("instance", type=Path)

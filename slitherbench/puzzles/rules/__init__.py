@@ -31,8 +31,10 @@ A rule's hooks (each documented on :class:`Rule`):
 Cuts and the stopping test take no hook: a loop cut or a region cut forbids only edge sets
 that are no answer, whatever the rules, and the stopping test ("one loop that keeps every
 clue and rule", :func:`slitherbench.puzzles.check.loop_satisfies_clues`) asks :meth:`Rule.problems`.
-A backend that cannot take a rule says so in one line when its trial starts (the ZDD skips
-every puzzle with rules: graphillion constrains degrees and edge sums, not insides).
+A backend that cannot take a rule says so in one line when its trial starts: the ZDD takes a
+rule whose rows are ranges of edge sums (the tutorial's, which keeps the loop off the
+board's border) and skips one on faces such as No-Square (graphillion constrains degrees and
+edge sums, not which faces lie inside the loop).
 
 This package imports nothing of slitherbench but :mod:`slitherbench.puzzles.boards` (the board model
 imports it to check rule names); a rule module may import the constraint description.
