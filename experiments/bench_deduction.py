@@ -18,7 +18,6 @@ edges fixed, and for the targets met or missed (by how much).
 
 from __future__ import annotations
 
-import argparse
 import os
 import platform
 import statistics
@@ -29,6 +28,7 @@ from datetime import UTC, datetime
 
 from slitherbench.deduction import deduce
 from slitherbench.deduction.engine import tables
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.sources.library import loopy_dev, shipped
 
 TARGETS_MS = {"rules": 10.0, "lookahead1": 50.0}
@@ -67,7 +67,7 @@ def verdict(ms: float, target: float) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = OneLineArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="one 5x5 board, one repeat")
     ap.add_argument("--repeats", type=int, default=5, help="timed calls per board and level")
     ap.add_argument("--lookahead2", action="store_true", help="also time look-ahead 2 (once)")
@@ -130,4 +130,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

@@ -16,7 +16,6 @@ the findings page from the stamped rows (``--rows`` writes it again from them).
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 from pathlib import Path
@@ -25,6 +24,7 @@ import pandas as pd
 
 from slitherbench.analysis import benchmark_page, render
 from slitherbench.deduction import grade
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.solvers.cpsat_model import solve_exact
 from slitherbench.sources.library import get_suite, loopy_dev
 
@@ -103,7 +103,7 @@ def publish(df: pd.DataFrame, dest: Path) -> Path:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = OneLineArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", type=Path, help="default: results/benchmarks (--quick: a temp dir)")
     ap.add_argument("--repeats", type=int, help="runs per board and path (default 3; --quick 1)")
     ap.add_argument("--limit", type=float, default=10.0, help="seconds per run")
@@ -153,4 +153,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

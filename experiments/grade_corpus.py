@@ -17,7 +17,6 @@ median share of edges the rules and look-ahead 1 fix, and the slowest grading; t
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -28,6 +27,7 @@ import pandas as pd
 
 from slitherbench.analysis import benchmark_page
 from slitherbench.deduction import deduce, grade
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.puzzles.puzzle import Puzzle, PuzzleFormatError
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "corpus"
@@ -176,7 +176,7 @@ def publish(df: pd.DataFrame, dest: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = OneLineArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("corpus", nargs="*", type=Path, help="corpus .jsonl files (default: both)")
     ap.add_argument("--quick", action="store_true", help="boards of at most 25 faces only")
     benchmark_page.add_options(ap)
@@ -207,4 +207,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

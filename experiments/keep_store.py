@@ -12,13 +12,13 @@ test suite writes it again from there and compares, byte for byte.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.store.results import load
 
 # Never read by the report or a page: each solve's sample (one 0/1 per edge) and the host.
@@ -48,8 +48,8 @@ def keep(source: Path, dest: Path, max_mb: float = BUDGET_MB) -> dict[str, int]:
     return sizes
 
 
-def main(argv: list[str]) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    ap = OneLineArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("source", type=Path, help="the store the page was written from")
     ap.add_argument("dest", type=Path, help="docs/findings/NAME/store")
     ap.add_argument("--max-mb", type=float, default=BUDGET_MB, help="size budget (MB)")
@@ -65,4 +65,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    run_command(main)

@@ -13,11 +13,12 @@ import sys
 from pathlib import Path
 
 from slitherbench.analysis.publish import mark_explanation, mark_store_not_kept
+from slitherbench.method.entry import run_command
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def main(argv: list[str]) -> int:
+def main(argv: list[str] | None = None) -> int:
     pages = [Path(a) for a in argv] or sorted((ROOT / "docs" / "findings").glob("*.md"))
     marked = 0
     for page in pages:
@@ -36,4 +37,4 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    run_command(main)

@@ -18,7 +18,6 @@ DEST/rows.csv --publish DEST`` writes it again without measuring.
 
 from __future__ import annotations
 
-import argparse
 import os
 import subprocess
 import sys
@@ -32,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from slitherbench.analysis import benchmark_page  # noqa: E402
+from slitherbench.method.entry import OneLineArgumentParser, run_command  # noqa: E402
 
 COMMAND = "python experiments/newcomer_times.py"
 PACKAGES = ("pip", "pytest")
@@ -135,7 +135,7 @@ def publish(rows: pd.DataFrame, dest: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = OneLineArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="stand-in steps: seconds")
     ap.add_argument("--no-cache", action="store_true", help="install without pip's cache")
     benchmark_page.add_options(ap)
@@ -156,4 +156,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

@@ -11,7 +11,7 @@ from omegaconf import OmegaConf
 from slitherbench.method.record import ConfigError
 from slitherbench.puzzles.formats import WRITERS
 from slitherbench.puzzles.puzzle import Puzzle
-from slitherbench.run import plan
+from slitherbench.sources import configured
 from slitherbench.sources.generate import generate
 
 
@@ -19,7 +19,7 @@ from slitherbench.sources.generate import generate
 def rule_conf(tmp_path: Path, monkeypatch) -> Path:
     conf = tmp_path / "conf" / "rule"
     conf.mkdir(parents=True)
-    monkeypatch.setattr(plan, "_searchpath", lambda: [f"file://{tmp_path / 'conf'}"])
+    monkeypatch.setattr(configured, "searchpath", lambda: [f"file://{tmp_path / 'conf'}"])
     return conf
 
 
@@ -40,7 +40,7 @@ def test_a_broken_rule_config_is_one_line_naming_the_rule(
 ) -> None:
     (rule_conf / "broken_rule.yaml").write_text(text)
     with pytest.raises(ConfigError) as info:
-        plan._config_rules(OmegaConf.create({"rules": ["broken_rule"]}))
+        configured.config_rules(OmegaConf.create({"rules": ["broken_rule"]}))
     message = str(info.value)
     assert "\n" not in message and "rule broken_rule" in message and says in message, message
     assert "ERROR" not in capfd.readouterr().err  # no log line of Hydra's beside it

@@ -89,7 +89,7 @@ def check_outcome(name: str, rc: int, err: str, root: Path, before: set[Path], o
     SUCCEEDED[name] += rc == 0
 
 
-EXPORT_KEYS = __import__("slitherbench.run.export_cli").export.__main__.KEYS
+EXPORT_KEYS = __import__("slitherbench.run.export_cli", fromlist=["KEYS"]).KEYS
 
 
 def settings_of(

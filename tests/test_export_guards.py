@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-import slitherbench.export as export_pkg
+import slitherbench.models.export as export_pkg
 from slitherbench.models.export import FORMATS, read_sidecar, write_instance
 from slitherbench.models.formulations import Model, QuboFormulation
 from slitherbench.puzzles.puzzle import Puzzle
