@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     pages = [Path(a) for a in argv] or sorted((ROOT / "docs" / "findings").glob("*.md"))
     marked = 0
     for page in pages:
