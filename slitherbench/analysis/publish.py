@@ -28,7 +28,7 @@ from slitherbench.analysis.plots import ReportData, model_sizes
 from slitherbench.analysis.plots.by_faces import FACES_CAPTION, FigureByFaces, faces_grid
 from slitherbench.analysis.plots.frontier import FRONTIER_CAPTION, frontier_figure, shared_summary
 from slitherbench.analysis.plots.model_sizes import ModelGrowthFigure, ModelSizeTable
-from slitherbench.analysis.plots.survey_layout import SURVEY_CAPTION
+from slitherbench.analysis.plots.survey_layout import survey_caption
 from slitherbench.analysis.plots.time_to_solution import WITHIN_CAPTION, SolvedWithin, within_grid
 from slitherbench.method import provenance
 
@@ -122,7 +122,8 @@ def provenance_table(trials: pd.DataFrame, command: str) -> str:
         (
             "trials",
             f"{len(trials)}: {ran} ran, {int(counts.get('skipped', 0))} skipped, "
-            f"{int(counts.get('error', 0))} errors",
+            f"{int(counts.get('error', 0))} errors"
+            + _presolved_text(int(counts.get("presolved", 0))),
         ),
         ("config hashes", _listed(_values(trials, "config_hash"))),
     ]
@@ -237,6 +238,11 @@ TOTALS_CAPTION = (
 )
 
 
+def _presolved_text(n: int) -> str:
+    """Trials the presolve settled before any solve (none in stores without a presolve)."""
+    return f", {n} presolved (deduction settled the board; no solve)" if n else ""
+
+
 def cell_totals(trials: pd.DataFrame) -> pd.DataFrame:
     """One row per form x backend: solved/ran over every size, with the trials that did not
     run (the page's shortest answer to "which cell solves more")."""
@@ -250,9 +256,13 @@ def cell_totals(trials: pd.DataFrame) -> pd.DataFrame:
                 "Solved/ran": f"{int((d['status'] == 'solved').sum())}/{len(ran)}",
                 "Skipped": str(int((d["status"] == "skipped").sum())),
                 "Errors": str(int((d["status"] == "error").sum())),
+                "Presolved": str(int((d["status"] == "presolved").sum())),
             }
         )
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    if (out["Presolved"] == "0").all():  # a store without a presolve: the column says nothing
+        out = out.drop(columns="Presolved")
+    return out
 
 
 def _sections(
@@ -272,7 +282,11 @@ def _sections(
     instances = data.trials["puzzle"].nunique()
     if instances > data.trials["size"].nunique() and instances <= PAGE_INSTANCES:
         grid = tables.instance_times(data.trials)
-        parts += ["## Seconds per instance", "", render.grid_markdown(grid, SURVEY_CAPTION)]
+        parts += [
+            "## Seconds per instance",
+            "",
+            render.grid_markdown(grid, survey_caption(data.trials)),
+        ]
     if _several_kinds(data.trials):  # the page holds the table; the summary CSV has every row
         grid, _ = faces_grid(data.trials)
         parts += [

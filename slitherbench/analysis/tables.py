@@ -419,18 +419,21 @@ def frontier_grid(summary: pd.DataFrame) -> pd.DataFrame:
 
 def _why(status: str, reason: object) -> str:
     """Why one trial gave no answer: M out of memory, L a size or licence limit (skipped),
-    T out of time, I the iteration limit, E another error."""
+    T out of time, I the iteration limit, P settled by the presolve (no solve), E another
+    error."""
     if "out of memory" in str(reason or "").lower():
         return "M"
-    return {"skipped": "L", "timeout": "T", "max_iterations": "I"}.get(status, "E")
+    return {"skipped": "L", "timeout": "T", "max_iterations": "I", "presolved": "P"}.get(
+        status, "E"
+    )
 
 
 def _failure_mark(d: pd.DataFrame) -> str:
     """'-' as the survey prints a solver that gave no answer, with the first of M, L (every
     trial skipped), T, I that any of its trials shows, else E."""
     why = {_why(s, r) for s, r in zip(d["status"], d["reason"], strict=True)}
-    for letter in ("M", "L", "T", "I"):
-        if letter in why and (letter != "L" or why == {"L"}):
+    for letter in ("M", "L", "T", "I", "P"):
+        if letter in why and (letter not in ("L", "P") or why == {letter}):
             return f"- ({letter})"
     return "- (E)"
 
