@@ -267,7 +267,7 @@ def test_bad_numbers_are_refused_before_any_work(tmp_path: Path, args, messages)
     )
     assert r.returncode == 2 and "Traceback" not in r.stderr
     lines = [ln for ln in r.stderr.splitlines() if ln.startswith("error: ")]
-    assert lines == [f"error: {m}" for m in messages]
+    assert lines == ["error: " + "; ".join(messages)]  # every problem, on one line
     assert "trial" not in r.stderr  # no progress bar started
     assert not (tmp_path / "pending").exists() and not (tmp_path / "parts").exists()
 

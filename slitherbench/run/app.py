@@ -1,8 +1,6 @@
-"""The Hydra app: ``python -m slitherbench experiment=hubo_vs_qubo``.
-
-:func:`main` is a thin ``@hydra.main``; the work is :func:`~slitherbench.run.experiment.run_experiment`,
-a plain function of the config and the results directory (tests call it through Hydra's
-compose API). Planning is :mod:`slitherbench.run.plan`, the summary :mod:`slitherbench.analysis.tables`.
+"""The Hydra app: ``python -m slitherbench experiment=hubo_vs_qubo``. :func:`main` is a thin
+``@hydra.main``; the work is :func:`~slitherbench.run.experiment.run_experiment`, a plain
+function of the config and the results directory (tests call it through Hydra's compose API).
 """
 
 from __future__ import annotations

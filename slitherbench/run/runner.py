@@ -301,18 +301,14 @@ def _run_trial_here(
     model: Model | None = None
     loop: _Loop | None = None
     try:
-        fixed = None
-        if presolve != "none":
-            fixed = _presolve(puzzle, presolve, t)
-            if t.status == Status.PRESOLVED:
-                t.wall_s = time.perf_counter() - t_start
-                return result
+        fixed = _presolve(puzzle, presolve, t) if presolve != "none" else None
+        if t.status == Status.PRESOLVED:
+            t.wall_s = time.perf_counter() - t_start
+            return result
         t0 = time.perf_counter()
         model = Model.build(puzzle, formulation, fixed)
         loop = _Loop(puzzle, model, result)
-        backend.start(model)
-        t.build_s = time.perf_counter() - t0  # the model and the backend's copy of it
-        t.first_variables, t.first_terms = model.num_variables, model.num_terms
+        _start(backend, model, t, t0)
         deadline = t_start + time_limit_s
         _iterate(
             loop,
@@ -332,22 +328,33 @@ def _run_trial_here(
     finally:
         close_worker(backend)
         backend.close()
+    _record_model(t, model, loop)
+    t.wall_s = time.perf_counter() - t_start
+    t.overhead_s = max(0.0, t.wall_s - t.solve_s)
+    if presolve != "none" and model is not None:  # after the trial: not in its time
+        unpresolved = Model.build(puzzle, formulation)
+        t.unpresolved_variables = unpresolved.num_variables
+        t.unpresolved_terms = unpresolved.num_terms
+    return result
+
+
+def _start(backend: Backend, model: Model, t: Trial, t0: float) -> None:
+    """The backend's copy of the model; ``build_s`` is the model and that copy (from ``t0``)."""
+    backend.start(model)
+    t.build_s = time.perf_counter() - t0
+    t.first_variables, t.first_terms = model.num_variables, model.num_terms
+
+
+def _record_model(t: Trial, model: Model | None, loop: _Loop | None) -> None:
+    """The final model's size and the loop's extras (a reduced form's products and strength,
+    on every backend) into the trial."""
     if model is not None:
         t.num_variables, t.num_terms = model.num_variables, model.num_terms
         t.max_degree, t.num_cuts = model.max_degree, model.num_cuts
     if loop is not None:
-        if model is not None:  # a reduced form's products and strength, on every backend
+        if model is not None:
             merge_extras(loop.extras, model.reduction_summary())
         t.extras = json.dumps(loop.extras, sort_keys=True)
-    t.wall_s = time.perf_counter() - t_start
-    t.overhead_s = max(0.0, t.wall_s - t.solve_s)
-    if presolve != "none" and model is not None:  # outside the trial's time: a comparison
-        unpresolved = Model.build(puzzle, formulation)
-        t.unpresolved_variables, t.unpresolved_terms = (
-            unpresolved.num_variables,
-            unpresolved.num_terms,
-        )
-    return result
 
 
 def _presolve(puzzle: Puzzle, level: str, t: Trial) -> dict[int, int] | None:

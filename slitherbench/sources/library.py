@@ -138,10 +138,11 @@ SUITES: dict[str, Callable[[], list[Puzzle]]] = {
     # faces, generated and proved unique (experiments/make_boards.py grids).
     "grids": lambda: list(shipped("grids")),
     # The headline boards beside Loopy Tricky and Hard boards of the same sizes, which forced
-    # moves do not settle (graded lookahead1 by slitherbench.deduction): the presolve run's.
+    # moves do not settle (graded lookahead1 by slitherbench.deduction), none of them a
+    # training board (training_full): the presolve run's.
     "presolve": lambda: [
         *SUITES["headline"](),
-        *(get_puzzle(n) for n in ("tatham-7x7t0dt-03", "tatham-7x7t0dh-08")),
+        *(get_puzzle(n) for n in ("tatham-7x7t0dh-00", "tatham-7x7t0dh-08")),
         *(get_puzzle(n) for n in ("tatham-10x10t0dt-24", "tatham-10x10t0dh-04")),
     ],
     # The first Loopy 10x18 board (the frontier's and the size target's).
