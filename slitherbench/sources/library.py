@@ -44,8 +44,16 @@ def loopy_dev() -> tuple[Puzzle, ...]:
             answer=[c == "1" for c in d["solution_H"] + d["solution_V"]],
             source="Simon Tatham's Loopy (MIT), shared/corpus/loopy_dev.jsonl",
         )
+        _with_grade(p, d)
         out.append(p)
     return tuple(out)
+
+
+def _with_grade(p: Puzzle, record: dict) -> None:
+    """The board's deduction grade as its data file holds it (``experiments/grade_library.py``
+    writes it); a board without one is graded when a run needs it."""
+    if record.get("grade"):
+        p.meta.update(grade=record["grade"], grade_shares=json.dumps(record["grade_shares"]))
 
 
 def reference10() -> Puzzle:
@@ -80,6 +88,7 @@ def shipped(name: str) -> tuple[Puzzle, ...]:
         else:
             p = Puzzle.from_rows(d["clues"], name=d["id"])
         p.meta.update(answer=[c == "1" for c in d["answer"]], source=d["made_by"])
+        _with_grade(p, d)
         out.append(p)
     return tuple(out)
 
