@@ -8,9 +8,11 @@ unique solution. ``reference10`` is the 10x10 board of the QUBO++ Slitherlink pa
 from __future__ import annotations
 
 import json
+import random
 from functools import cache
 from pathlib import Path
 
+from slitherbench.puzzles.boards import Board, loopy_board
 from slitherbench.puzzles.puzzle import Puzzle
 
 REFERENCE10_ROWS = (
@@ -61,11 +63,34 @@ def reference10() -> Puzzle:
 
 
 @cache
-def generated(rows: int, cols: int, seed: int, rules: tuple[str, ...] = ()) -> Puzzle:
-    """A generated square board, unique under ``rules`` (names of :mod:`slitherbench.puzzles.rules`)."""
-    from slitherbench.sources.generate import generate  # CP-SAT: loaded only when a board is made
+def generated(
+    rows: int,
+    cols: int,
+    seed: int,
+    rules: tuple[str, ...] = (),
+    min_grade: str | None = None,
+    board: str = "square",
+) -> Puzzle:
+    """A generated board, unique under ``rules`` (names of :mod:`slitherbench.puzzles.rules`):
+    square, or of a Loopy grid type (``board``: rows is its height, cols its width); with
+    ``min_grade``, one that deduction needs that level for
+    (:func:`~slitherbench.sources.generate.generate_graded`)."""
+    # CP-SAT: loaded only when a board is made
+    from slitherbench.sources.generate import generate, generate_on
 
-    return generate(rows, cols, seed, rules=rules)
+    if board == "square":
+        return generate(rows, cols, seed, rules=rules, min_grade=min_grade)
+    return generate_on(loopy_kind_board(board, rows, cols), seed, rules=rules, min_grade=min_grade)
+
+
+def loopy_kind_board(kind: str, rows: int, cols: int) -> Board:
+    """The ``kind`` board of ``cols`` x ``rows`` (width x height) as Loopy sizes it; a Penrose
+    patch drawn as :func:`~slitherbench.puzzles.boards.board_with_faces` draws it."""
+    from slitherbench.puzzles.boards.loopy import grid_type
+
+    gt = grid_type(kind)
+    desc = gt.new_desc(cols, rows, random.Random(f"{kind}-{cols}x{rows}-0"))
+    return loopy_board(kind, cols, rows, desc)
 
 
 def generated_frontier() -> tuple[Puzzle, ...]:
