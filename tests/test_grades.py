@@ -72,6 +72,10 @@ def test_a_board_outside_the_library_is_graded_once_by_its_text(monkeypatch) -> 
     from slitherbench.sources.colorlink import generated_colorlink
 
     assert grade_columns(generated_colorlink(4, 4, 2, 1)) == ("", "")
+    # Nor does a board too large to grade within a run (a shipped one keeps its own).
+    monkeypatch.setattr(grades, "GRADE_MAX_FACES", 99)
+    assert grade_columns(library.generated(10, 10, 1)) == ("", "")
+    assert grade_columns(library.shipped("grids")[2])[0] == "lookahead2"  # 100 faces
 
 
 def test_the_grade_columns_default_to_not_recorded() -> None:
