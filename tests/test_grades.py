@@ -139,7 +139,8 @@ def test_the_grade_table_counts_each_cell_by_grade(tmp_path: Path) -> None:
     md = (tmp_path / "table_by_grade.md").read_text()
     head, _, body = md.splitlines()[:3]
     assert head == (
-        "| Form | Backend | rules (1 boards) | lookahead1 (2 boards) | not recorded (1 boards) |"
+        "| Form | Backend | rules (1 board, 5x5) | lookahead1 (2 boards, 7x7..10x10) "
+        "| not recorded (1 board, 10x10) |"
     )
     assert body == "| hubo | sa | 2/2, 3 it | 1/3, 9 it | 1/1, 3 it |"
     csv = pd.read_csv(tmp_path / "table_by_grade.csv")

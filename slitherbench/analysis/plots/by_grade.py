@@ -51,8 +51,7 @@ def by_grade(trials: pd.DataFrame) -> pd.DataFrame:
         solved, ran = int((g.status == "solved").sum()), len(g)
         lo, hi = stats.wilson(solved, ran)
         it_med, it_lo, it_hi = stats.median_ci(g.loc[g.status == "solved", "iterations"])
-        sizes = g.drop_duplicates("puzzle").sort_values("cells")["size"]
-        span = sizes.iloc[0] if sizes.nunique() == 1 else f"{sizes.iloc[0]}..{sizes.iloc[-1]}"
+        span = _size_span(g)
         rows.append(
             {"form_variant": form, "backend": backend, "grade": grade,
              "grade_rank": _grade_rank(grade), "boards": g["puzzle"].nunique(), "sizes": span,
@@ -72,6 +71,17 @@ GRADE_CAPTION = (
 )
 
 
+def _size_span(trials: pd.DataFrame) -> str:
+    """The board sizes of ``trials``, smallest to largest (``7x7..15x15``)."""
+    sizes = trials.drop_duplicates("puzzle").sort_values("cells", kind="stable")["size"]
+    return sizes.iloc[0] if sizes.nunique() == 1 else f"{sizes.iloc[0]}..{sizes.iloc[-1]}"
+
+
+def _boards_text(trials: pd.DataFrame) -> str:
+    n = trials["puzzle"].nunique()
+    return f"{n} board{'s' if n != 1 else ''}, {_size_span(trials)}"
+
+
 def _iterations_text(v: float) -> str:
     return "–" if v != v else f"{v:g} it"
 
@@ -80,8 +90,7 @@ def grade_grid(trials: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The table of :func:`by_grade` as text (a row per cell, a column per grade,
     "solved/ran, median iterations") and the rows it is made from."""
     rows = by_grade(trials)
-    boards = ran_only(graded(trials)).groupby("grade")["puzzle"].nunique()
-    heads = {g: f"{g} ({boards[g]} boards)" for g in rows["grade"].unique()}
+    heads = {g: f"{g} ({_boards_text(d)})" for g, d in ran_only(graded(trials)).groupby("grade")}
     counts = rows.solved.astype(str) + "/" + rows.ran.astype(str)
     text = rows.assign(
         head=rows["grade"].map(heads),
@@ -161,4 +170,5 @@ class FigureByGrade(ReportItem):
         it_ax.set_ylabel("iterations, solved trials (median, 95% CI)")
         it_ax.set_title("Iterations by grade")
         legend(rate_ax)
+        fig.tight_layout(rect=(0, 0.04, 1, 1))  # room for the provenance footer
         return save_figure(fig, provenance_note(data.trials), data.out, self.name)
