@@ -103,7 +103,8 @@ def generated_frontier() -> tuple[Puzzle, ...]:
 def shipped(name: str) -> tuple[Puzzle, ...]:
     """Generated boards shipped in ``data/generated_<name>.jsonl`` (frontier; survey: the
     survey's sizes; targets: 30x40 and 60x60; grids: every board kind at about 25, 50 and
-    100 faces), made by ``experiments/make_boards.py``."""
+    100 faces), made by ``experiments/make_boards.py``; lookahead: boards of grade look-ahead
+    1 and 2, made by ``experiments/make_graded_boards.py``."""
     out = []
     text = (Path(__file__).resolve().parent / "data" / f"generated_{name}.jsonl").read_text()
     for line in text.splitlines():
@@ -170,6 +171,12 @@ SUITES = {
     # Every board kind (square and Loopy's 15 other grid types) at about 25, 50 and 100
     # faces, generated and proved unique (experiments/make_boards.py grids).
     "grids": lambda: list(shipped("grids")),
+    # Boards that rules do not settle: generated with puzzle.min_grade (look-ahead 1 and 2;
+    # squares 7x7 to 30x30, honeycomb and cairo boards), each proved unique
+    # (experiments/make_graded_boards.py); "lookahead1"/"lookahead2": those of one grade.
+    "lookahead": lambda: list(shipped("lookahead")),
+    "lookahead1": lambda: [p for p in shipped("lookahead") if p.meta["grade"] == "lookahead1"],
+    "lookahead2": lambda: [p for p in shipped("lookahead") if p.meta["grade"] == "lookahead2"],
     # The first Loopy 10x18 board (the frontier's and the size target's).
     "loopy10x18": lambda: [p for p in loopy_dev() if p.size_label == "10x18"][:1],
 }
