@@ -35,13 +35,15 @@ def _fresh(p):
 
 
 def test_every_shipped_board_has_a_grade_and_the_small_ones_match_the_engine() -> None:
-    shipped = [*library.loopy_dev(), *library.shipped("grids"), *library.generated_frontier()]
+    shipped = [*library.loopy_dev(), *library.shipped("grids"), *library.generated_frontier(),
+               *library.shipped("lookahead")]  # fmt: skip
     for p in shipped:
         assert p.meta.get("grade") in GRADES, p.name
         shares = json.loads(p.meta["grade_shares"])
         assert set(shares) <= {"rules", "lookahead1", "lookahead2"} and shares, p.name
     # The committed grades are the engine's (the large boards: experiments/grade_library.py --check).
-    for p in [*library.loopy_dev()[::6], *library.shipped("grids")[::5]]:
+    lookahead = [p for p in library.shipped("lookahead") if p.num_faces <= 100]
+    for p in [*library.loopy_dev()[::6], *library.shipped("grids")[::5], *lookahead[::4]]:
         assert (p.meta["grade"], p.meta["grade_shares"]) == _fresh(p), p.name
     # Loopy's own labels: Easy and Normal need no look-ahead, Tricky and Hard do.
     for p in library.loopy_dev():
@@ -50,7 +52,7 @@ def test_every_shipped_board_has_a_grade_and_the_small_ones_match_the_engine() -
 
 @pytest.mark.slow
 def test_every_committed_grade_is_the_engines() -> None:
-    for name in ("survey", "targets"):
+    for name in ("survey", "targets", "lookahead"):
         for p in library.shipped(name):
             assert (p.meta["grade"], p.meta["grade_shares"]) == _fresh(p), p.name
 
