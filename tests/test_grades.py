@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import shutil
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -103,6 +104,7 @@ def test_a_run_stores_each_boards_grade_graded_once_per_board(tmp_path: Path, mo
 
     def counting(p):
         calls.append(p.to_text())
+        time.sleep(0.3)  # a slow grading shows in no trial's time
         return grade(p)
 
     monkeypatch.setattr(grades, "grade", counting)
@@ -115,6 +117,7 @@ def test_a_run_stores_each_boards_grade_graded_once_per_board(tmp_path: Path, mo
         p = library.get_suite("tiny")[["gen-3x3-s1", "gen-4x4-s1"].index(t.puzzle)]
         assert (t.grade, t.grade_shares) == _fresh(p)
     assert set(trials.key) == set(table.key)
+    assert trials.wall_s.max() < 0.3 and trials.process_wall_s.max() < 0.3
 
 
 def _trial(puzzle: str, n: int, grade: str, status: str, iterations: int) -> dict:
