@@ -8,8 +8,8 @@
 Boards (suite ``lookahead``, ``puzzle=lookahead``): each is
 ``generate_on(board, seed, min_grade=LEVEL)`` (:func:`slitherbench.sources.generate.generate_graded`):
 its grade is LEVEL, the lowest deduction level that solves it without assuming uniqueness. Squares
-7x7, 10x10 and 15x15 at look-ahead 1 and 2 (seeds 1-3), 20x20 and 30x30 at look-ahead 1 (seed
-1), and honeycomb and cairo boards of about 50 and 100 faces at both levels (seeds 1-2). Each
+7x7, 10x10 and 15x15 at look-ahead 1 and 2 (seeds 1-3), 20x20 and 30x30 at both (seed 1),
+and honeycomb and cairo boards of about 50 and 100 faces at both levels (seeds 1-2). Each
 board's uniqueness is proved again by the exact solver (SAT) and its grade again by the engine
 before it is written, with the seconds it took and its ``made_by`` call; boards already in the
 file are kept (the script resumes).
@@ -40,8 +40,7 @@ from slitherbench.sources.grades import GRADES, grade_columns
 # (kind, size: rows=cols for squares or faces for other kinds, level, seeds)
 BOARDS = [
     *[("square", n, lv, (1, 2, 3)) for n in (7, 10, 15) for lv in ("lookahead1", "lookahead2")],
-    ("square", 20, "lookahead1", (1,)),
-    ("square", 30, "lookahead1", (1,)),
+    *[("square", n, lv, (1,)) for n in (20, 30) for lv in ("lookahead1", "lookahead2")],
     *[(k, f, lv, (1, 2)) for k in ("honeycomb", "cairo") for f in (50, 100)
       for lv in ("lookahead1", "lookahead2")],
 ]  # fmt: skip
