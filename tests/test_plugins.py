@@ -14,12 +14,12 @@ from hydra import compose, initialize_config_dir
 from hydra.utils import get_method
 from omegaconf import OmegaConf
 
-from slitherbench.puzzles import formats
 from slitherbench.analysis import plots
-from slitherbench.run.plan import CONF_DIR, puzzles_from_config
-from slitherbench.puzzles.puzzle import Puzzle
-from slitherbench.method.record import ConfigError
 from slitherbench.analysis.report import main as report_main
+from slitherbench.method.record import ConfigError
+from slitherbench.puzzles import formats
+from slitherbench.puzzles.puzzle import Puzzle
+from slitherbench.run.plan import CONF_DIR, puzzles_from_config
 
 ROOT = Path(__file__).resolve().parents[1]
 STORE = ROOT / "tests" / "data" / "store_v0_1"
