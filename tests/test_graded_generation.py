@@ -99,3 +99,21 @@ def test_bad_settings_are_one_line(overrides, message) -> None:
     with pytest.raises(ConfigError) as err:
         _puzzles("puzzle.count=1", *overrides)
     assert str(err.value).startswith(message) and "\n" not in str(err.value)
+
+
+@pytest.mark.slow
+def test_the_shipped_lookahead_boards_are_what_the_generator_makes() -> None:
+    """The small shipped boards again from their seeds: a change to the deduction engine that
+    changes them fails here (then run experiments/make_graded_boards.py again)."""
+    from slitherbench.sources.library import shipped
+
+    small = [p for p in shipped("lookahead") if p.num_faces <= 100]
+    for p in small[::3]:
+        kind, level, seed = p.board.kind, p.meta["grade"], int(p.name.rsplit("-s", 1)[1])
+        board = p.board if kind != "square" else None
+        again = (
+            generate(p.rows, p.cols, seed, min_grade=level)
+            if board is None
+            else generate_on(board, seed, min_grade=level)
+        )
+        assert (again.name, again.clues) == (p.name, p.clues), p.name
