@@ -257,7 +257,7 @@ def generate_graded(
     deduction solves has exactly one answer (each move holds for every answer), so no solver
     judges a removal, and the board left needs no more than ``min_grade``. If it needs less,
     the next answer drawn from the seed is tried, up to :data:`GRADE_TRIES` (look-ahead 2
-    took up to 25 tries on 49 faces, up to 11 on about 100, up to 3 on 15x15). Same (board,
+    took up to 25 tries on 49 faces, up to 7 on about 100, up to 3 on 15x15). Same (board,
     seed, rules, min_grade) -> same puzzle; its name says the grade
     (``gen-7x7-lookahead1-s1``) and ``meta`` holds ``grade``, ``grade_shares`` and
     ``grade_tries``.
