@@ -150,6 +150,15 @@ RUNS = [
         "grids-honeycomb",
         ("generated_grids.jsonl",),
     ),
+    QuickRun(
+        "make_graded_boards.py",
+        ("--quick", "--out", "{tmp}"),
+        "gen-5x5-lookahead1-s1",
+        ("generated_lookahead.jsonl",),
+    ),
+    QuickRun("make_graded_boards.py", ("census", "--quick"), "beyond look-ahead 2: "),
+    # --check writes nothing: the shipped grades of two files against the engine
+    QuickRun("grade_library.py", ("--check", "--only", "generated_grids"), "47 boards graded"),
     QuickRun("gpu_carry.sh", ("--quick",), "download skipped"),
 ]
 

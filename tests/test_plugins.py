@@ -109,11 +109,13 @@ def test_every_report_item_that_applies_writes_its_files(tmp_path: Path) -> None
             files = item.write(data)
             assert files and all(f.parent == tmp_path and f.stat().st_size > 0 for f in files)
             wrote[name] = files
-    # The store has one board kind and not the page's board: those items stay out.
+    # The store has one board kind, not the page's board and no grades (it predates them):
+    # those items stay out (the grade table says "no grades recorded").
     assert set(plots.report_items()) - set(wrote) == {
         "table_by_board",
         "table_by_faces",
         "success_by_faces",
+        "success_by_grade",
         "page_table",
         "page_figure",
     }

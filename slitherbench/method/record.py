@@ -120,6 +120,16 @@ class Trial:
     board: str = _col("board kind: `square` or a Loopy grid type (`honeycomb`, ...)", "square")
     faces: int = _col("faces of the board (0 in stores from before boards: rows x cols)", 0)
     difficulty: str = _col("the corpus grade, where known")
+    # Added later: empty in stores from before (reported as not recorded).
+    grade: str = _col(
+        "the board's deduction grade: the lowest level that solves it without assuming "
+        "uniqueness (`rules`, `lookahead1`, `lookahead2`, `beyond`; empty: not recorded or "
+        "not graded, as Colorlink)"
+    )
+    grade_shares: str = _col(
+        "share of the board's edges fixed after each deduction level (JSON: `rules`, "
+        "`lookahead1`, `lookahead2`; empty: not recorded)"
+    )
     formulation: str = _col("formulation name")
     form_variant: str = _col("formulation with its variant, e.g. `hubo[exact]`")
     variables: str = _col("one binary per `edge` (the page) or per `face` (inside/outside)", "edge")

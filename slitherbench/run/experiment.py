@@ -33,6 +33,7 @@ from slitherbench.run.plan import (
     validate_config,
 )
 from slitherbench.run.runner import run_trial
+from slitherbench.sources.grades import grade_columns
 from slitherbench.store.result_store import ResultStore
 
 
@@ -58,6 +59,8 @@ def _store_one(store: ResultStore, job: Job, cfg: DictConfig) -> str:
     t.key, t.experiment, t.config_hash = job.key, str(cfg.experiment_name), job.config_hash
     t.cell, t.repetition = cell.label, job.repetition
     t.puzzle_rows, t.difficulty = p.to_text(), str(p.meta.get("difficulty", ""))
+    # Graded once per board and run (or read from the library), outside the trial's time.
+    t.grade, t.grade_shares = grade_columns(p)
     t.max_iterations, t.time_limit_s = int(cfg.max_iterations), float(cfg.time_limit_s)
     t.formulation_params = json.dumps(cell.formulation.params(), sort_keys=True)
     t.backend_params = json.dumps(cell.backend.params, sort_keys=True, default=str)

@@ -21,6 +21,7 @@ from slitherbench.run.console import OneLineArgumentParser
 from slitherbench.run.plan import puzzle_ident
 from slitherbench.run.runner import run_trial
 from slitherbench.solvers.exact import ExactBackend
+from slitherbench.sources.grades import grade_columns
 from slitherbench.store.result_store import ResultStore
 from slitherbench.store.results import load
 
@@ -53,6 +54,7 @@ def compute(store: Path, seeds: int = 3, time_limit_s: float = 60.0) -> int:
                 "cons/exact",
             )
             t.repetition, t.puzzle_rows = s, str(rows)
+            t.grade, t.grade_shares = grade_columns(p)  # once per board, outside the trial
             t.max_iterations, t.time_limit_s = 1000, time_limit_s
             t.timestamp = pd.Timestamp.now(tz="UTC").isoformat()
             ref.write(t, r.iterations, provenance(back.packages))

@@ -172,22 +172,34 @@ def cut_clause(c: Constraint) -> list[int]:
 
 
 def generate(
-    rows: int, cols: int, seed: int, time_limit_s: float = 5.0, rules: Sequence[str] = ()
+    rows: int,
+    cols: int,
+    seed: int,
+    time_limit_s: float = 5.0,
+    rules: Sequence[str] = (),
+    min_grade: str | None = None,
 ) -> Puzzle:
-    """A unique square puzzle (rows x cols) under ``rules``, the same for the same arguments."""
+    """A unique square puzzle (rows x cols) under ``rules``, the same for the same arguments
+    (``min_grade``: of that deduction grade, :func:`generate_on`)."""
     if rows < 2 or cols < 2:
         raise ValueError(f"generate needs at least 2x2 cells, got {rows}x{cols}")
-    return generate_on(square_board(rows, cols), seed, time_limit_s, rules)
+    return generate_on(square_board(rows, cols), seed, time_limit_s, rules, min_grade)
 
 
 def generate_on(
-    board: Board, seed: int, time_limit_s: float = 5.0, rules: Sequence[str] = ()
+    board: Board,
+    seed: int,
+    time_limit_s: float = 5.0,
+    rules: Sequence[str] = (),
+    min_grade: str | None = None,
 ) -> Puzzle:
     """A puzzle with exactly one answer (under ``rules``) on any board, the same for the same
     board, seed and rules.
 
     Every face starts with its clue; clues go in random order while the answer stays the
-    only one (each removal judged as the module docstring says).
+    only one (each removal judged as the module docstring says). With ``min_grade``
+    (``lookahead1`` or ``lookahead2``) the board is one deduction needs that level for
+    (:func:`generate_graded`); ``time_limit_s`` is then unused.
     """
     rules = normal_rules(tuple(rules))
     problem = rule_problem(rules, board)
@@ -198,6 +210,8 @@ def generate_on(
     else:
         name = board.label.replace(" ", "-") + (f"-{board.desc}" if board.desc else "")
     name += "".join(f"-{r}" for r in rules)  # plain puzzles keep their names and draws
+    if min_grade is not None:
+        return generate_graded(board, seed, rules, min_grade, name)
     rng = random.Random(f"slitherbench-{name}-{seed}")
     fill = min((get_rule(r).region_fill for r in rules), default=PLAIN_FILL)
     answer = random_loop(board, rng, fill, rules=rules)
@@ -222,3 +236,70 @@ def generate_on(
         elif judge is not None:
             judge.remove(f)
     return Puzzle.on_board(board, clues, name=f"gen-{name}-s{seed}", rules=rules, answer=answer)
+
+
+# The levels a generated board may be asked to need, and how many answers (each a fresh
+# random loop and removal order from the seed) are tried before giving up.
+MIN_GRADES = ("lookahead1", "lookahead2")
+GRADE_TRIES = 50
+
+
+def generate_graded(
+    board: Board, seed: int, rules: Sequence[str], min_grade: str, name: str = ""
+) -> Puzzle:
+    """A puzzle whose deduction grade (:func:`slitherbench.deduction.grade`) is
+    ``min_grade``: the lowest level that solves it, without assuming uniqueness, is that one.
+
+    As Loopy makes its graded puzzles: every face starts with its clue; the clues go in
+    random order while rules alone still solve the board, then, in the same order, while
+    ``min_grade`` does. (A pass at look-ahead 1 between the two would leave boards that no
+    single removal takes to look-ahead 2: on 7x7 boards, none in 20 tries.) A board that
+    deduction solves has exactly one answer (each move holds for every answer), so no solver
+    judges a removal, and the board left needs no more than ``min_grade``. If it needs less,
+    the next answer drawn from the seed is tried, up to :data:`GRADE_TRIES` (look-ahead 2
+    took up to 25 tries on 49 faces, up to 7 on about 100, up to 3 on 15x15). Same (board,
+    seed, rules, min_grade) -> same puzzle; its name says the grade
+    (``gen-7x7-lookahead1-s1``) and ``meta`` holds ``grade``, ``grade_shares`` and
+    ``grade_tries``.
+    """
+    from slitherbench.deduction import deduce, grade
+    from slitherbench.sources.grades import shares_text
+
+    if min_grade not in MIN_GRADES:
+        raise ValueError(f"min_grade {min_grade!r} is not one of {', '.join(MIN_GRADES)}")
+    rules = normal_rules(tuple(rules))
+    name = name or f"{board.height}x{board.width}"
+    levels = ("rules", min_grade)
+    fill = min((get_rule(r).region_fill for r in rules), default=PLAIN_FILL)
+    for attempt in range(GRADE_TRIES):
+        # the first try draws the plain generator's answer and order for this seed
+        rng = random.Random(f"slitherbench-{name}-{seed}" + (f"-try{attempt}" if attempt else ""))
+        answer = random_loop(board, rng, fill, rules=rules)
+        clues: list[int | None] = [sum(answer[e] for e in sides) for sides in board.face_edges]
+        order = list(range(board.num_faces))
+        rng.shuffle(order)
+        broken = check_answer(Puzzle.on_board(board, clues, rules=rules), answer)
+        if broken:
+            raise ValueError(f"no answer drawn on the {board.label} under {rules}: {broken[0]}")
+        expected = tuple(int(v) for v in answer)
+        for level in levels:
+            for f in order:
+                if clues[f] is None:
+                    continue
+                keep, clues[f] = clues[f], None
+                found = deduce(Puzzle.on_board(board, clues, rules=rules), level=level)
+                if not found.solved:
+                    clues[f] = keep
+                elif found.edges != expected:  # a sound engine cannot: say so, never ship it
+                    raise RuntimeError(f"deduction solved {board.label} to another answer")
+        p = Puzzle.on_board(
+            board, clues, name=f"gen-{name}-{min_grade}-s{seed}", rules=rules, answer=answer
+        )
+        graded = grade(p)
+        if graded.level == min_grade:
+            shares = shares_text(graded.shares)
+            p.meta.update(grade=graded.level, grade_shares=shares, grade_tries=attempt + 1)
+            return p
+    raise ValueError(
+        f"no {board.label} board of grade {min_grade} in {GRADE_TRIES} tries from seed {seed}"
+    )

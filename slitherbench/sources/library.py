@@ -8,10 +8,12 @@ unique solution. ``reference10`` is the 10x10 board of the QUBO++ Slitherlink pa
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+from slitherbench.puzzles.boards import Board, loopy_board
 from slitherbench.puzzles.puzzle import Puzzle
 
 REFERENCE10_ROWS = (
@@ -45,8 +47,16 @@ def loopy_dev() -> tuple[Puzzle, ...]:
             answer=[c == "1" for c in d["solution_H"] + d["solution_V"]],
             source="Simon Tatham's Loopy (MIT), shared/corpus/loopy_dev.jsonl",
         )
+        _with_grade(p, d)
         out.append(p)
     return tuple(out)
+
+
+def _with_grade(p: Puzzle, record: dict) -> None:
+    """The board's deduction grade as its data file holds it (``experiments/grade_library.py``
+    writes it); a board without one is graded when a run needs it."""
+    if record.get("grade"):
+        p.meta.update(grade=record["grade"], grade_shares=json.dumps(record["grade_shares"]))
 
 
 def reference10() -> Puzzle:
@@ -54,11 +64,34 @@ def reference10() -> Puzzle:
 
 
 @cache
-def generated(rows: int, cols: int, seed: int, rules: tuple[str, ...] = ()) -> Puzzle:
-    """A generated square board, unique under ``rules`` (names of :mod:`slitherbench.puzzles.rules`)."""
-    from slitherbench.sources.generate import generate  # CP-SAT: loaded only when a board is made
+def generated(
+    rows: int,
+    cols: int,
+    seed: int,
+    rules: tuple[str, ...] = (),
+    min_grade: str | None = None,
+    board: str = "square",
+) -> Puzzle:
+    """A generated board, unique under ``rules`` (names of :mod:`slitherbench.puzzles.rules`):
+    square, or of a Loopy grid type (``board``: rows is its height, cols its width); with
+    ``min_grade``, one that deduction needs that level for
+    (:func:`~slitherbench.sources.generate.generate_graded`)."""
+    # CP-SAT: loaded only when a board is made
+    from slitherbench.sources.generate import generate, generate_on
 
-    return generate(rows, cols, seed, rules=rules)
+    if board == "square":
+        return generate(rows, cols, seed, rules=rules, min_grade=min_grade)
+    return generate_on(loopy_kind_board(board, rows, cols), seed, rules=rules, min_grade=min_grade)
+
+
+def loopy_kind_board(kind: str, rows: int, cols: int) -> Board:
+    """The ``kind`` board of ``cols`` x ``rows`` (width x height) as Loopy sizes it; a Penrose
+    patch drawn as :func:`~slitherbench.puzzles.boards.board_with_faces` draws it."""
+    from slitherbench.puzzles.boards.loopy import grid_type
+
+    gt = grid_type(kind)
+    desc = gt.new_desc(cols, rows, random.Random(f"{kind}-{cols}x{rows}-0"))
+    return loopy_board(kind, cols, rows, desc)
 
 
 def generated_frontier() -> tuple[Puzzle, ...]:
@@ -71,7 +104,8 @@ def generated_frontier() -> tuple[Puzzle, ...]:
 def shipped(name: str) -> tuple[Puzzle, ...]:
     """Generated boards shipped in ``data/generated_<name>.jsonl`` (frontier; survey: the
     survey's sizes; targets: 30x40 and 60x60; grids: every board kind at about 25, 50 and
-    100 faces), made by ``experiments/make_boards.py``."""
+    100 faces), made by ``experiments/make_boards.py``; lookahead: boards of grade look-ahead
+    1 and 2, made by ``experiments/make_graded_boards.py``."""
     out = []
     text = (Path(__file__).resolve().parent / "data" / f"generated_{name}.jsonl").read_text()
     for line in text.splitlines():
@@ -81,6 +115,7 @@ def shipped(name: str) -> tuple[Puzzle, ...]:
         else:
             p = Puzzle.from_rows(d["clues"], name=d["id"])
         p.meta.update(answer=[c == "1" for c in d["answer"]], source=d["made_by"])
+        _with_grade(p, d)
         out.append(p)
     return tuple(out)
 
@@ -145,6 +180,12 @@ SUITES: dict[str, Callable[[], list[Puzzle]]] = {
         *(get_puzzle(n) for n in ("tatham-7x7t0dh-00", "tatham-7x7t0dh-08")),
         *(get_puzzle(n) for n in ("tatham-10x10t0dt-24", "tatham-10x10t0dh-04")),
     ],
+    # Boards that rules do not settle: generated with puzzle.min_grade (look-ahead 1 and 2;
+    # squares 7x7 to 30x30, honeycomb and cairo boards), each proved unique
+    # (experiments/make_graded_boards.py); "lookahead1"/"lookahead2": those of one grade.
+    "lookahead": lambda: list(shipped("lookahead")),
+    "lookahead1": lambda: [p for p in shipped("lookahead") if p.meta["grade"] == "lookahead1"],
+    "lookahead2": lambda: [p for p in shipped("lookahead") if p.meta["grade"] == "lookahead2"],
     # The first Loopy 10x18 board (the frontier's and the size target's).
     "loopy10x18": lambda: [p for p in loopy_dev() if p.size_label == "10x18"][:1],
 }

@@ -22,10 +22,12 @@ from collections.abc import Sequence
 from omegaconf import OmegaConf
 
 from slitherbench.method.record import ConfigError
-from slitherbench.puzzles.boards.loopy import MAX_FACES
+from slitherbench.puzzles.boards import board_kinds
+from slitherbench.puzzles.boards.loopy import MAX_FACES, grid_type
 from slitherbench.puzzles.puzzle import Puzzle, PuzzleFormatError
 from slitherbench.sources.configured import config_rules as _config_rules
 from slitherbench.sources.configured import precheck
+from slitherbench.sources.generate import MIN_GRADES
 from slitherbench.sources.library import generated as generated_board
 from slitherbench.sources.library import get_suite
 
@@ -55,11 +57,20 @@ def suite(name: str) -> list[Puzzle]:
 
 
 def generated(
-    rows: int, cols: int, count: int, seed: int, rules: str | Sequence[str] = ()
+    rows: int,
+    cols: int,
+    count: int,
+    seed: int,
+    rules: str | Sequence[str] = (),
+    min_grade: str | None = None,
+    board: str = "square",
 ) -> list[Puzzle]:
-    """``count`` fresh square boards with one answer (under ``rules``), seeds ``seed``,
-    ``seed + 1``, ...; a board beyond the harness's size (:data:`MAX_FACES`, a 300x300
-    board) is refused in one line before anything is generated."""
+    """``count`` fresh boards with one answer (under ``rules``), seeds ``seed``, ``seed + 1``,
+    ...: square, or of a Loopy grid type (``board``; ``rows`` x ``cols`` as Loopy's height x
+    width). ``min_grade`` (``lookahead1``, ``lookahead2``): boards that deduction needs that
+    level for (:func:`~slitherbench.sources.generate.generate_graded`). A board beyond the
+    harness's size (:data:`MAX_FACES`, a 300x300 board) or an unknown grade or board kind is
+    refused in one line before anything is generated."""
     rows, cols = _whole("rows", rows, 2), _whole("cols", cols, 2)
     count, seed = _whole("count", count, 1), _whole("seed", seed, None)
     faces = rows * cols
@@ -68,8 +79,32 @@ def generated(
             f"puzzle: a {rows}x{cols} board has {faces} faces; the harness takes at "
             f"most {MAX_FACES} (a 300x300 square board)"
         )
+    if min_grade is not None and str(min_grade) not in MIN_GRADES:
+        raise ConfigError(
+            f"puzzle.min_grade: {min_grade!r} is not one of {', '.join(MIN_GRADES)} "
+            "(null: any board with one answer)"
+        )
+    grade = None if min_grade is None else str(min_grade)
+    kind = _board_kind(str(board), int(rows), int(cols))
     checked = _rules(rules)
-    return [generated_board(rows, cols, seed + k, checked) for k in range(count)]
+    try:
+        return [generated_board(rows, cols, seed + k, checked, grade, kind) for k in range(count)]
+    except ValueError as exc:  # no board of that grade drawn, or the rules fit no loop there
+        raise ConfigError(f"puzzle: {' '.join(str(exc).split())}") from None
+
+
+def _board_kind(kind: str, rows: int, cols: int) -> str:
+    """``puzzle.board`` checked: a known kind, of a size Loopy allows (one line if not)."""
+    if kind == "square":
+        return kind
+    if kind not in board_kinds():
+        raise ConfigError(
+            f"puzzle.board: unknown board kind {kind!r}; known: {', '.join(board_kinds())}"
+        )
+    problem = grid_type(kind).check_size(cols, rows)
+    if problem is not None:
+        raise ConfigError(f"puzzle: {problem} (rows {rows}, cols {cols})")
+    return kind
 
 
 def text(

@@ -1,0 +1,120 @@
+"""Generated boards of a requested deduction grade (``puzzle.min_grade``): their grade is the
+one asked for, they have one answer, the same seed gives the same board, on squares and on
+other Loopy grid types; bad settings are one line."""
+
+from __future__ import annotations
+
+import pytest
+from hydra import compose, initialize_config_dir
+
+from slitherbench.deduction import deduce, grade
+from slitherbench.method.record import ConfigError
+from slitherbench.puzzles.boards import board_with_faces
+from slitherbench.puzzles.check import check_answer
+from slitherbench.run.plan import CONF_DIR, puzzles_from_config
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.sources.generate import generate, generate_graded, generate_on
+
+
+def _is_graded(p, level: str) -> None:
+    """The board needs ``level``, has exactly one answer (the one it was made with), and
+    carries its grade."""
+    assert grade(p).level == level and p.meta["grade"] == level
+    assert deduce(p, level="rules").solved is False  # rules alone never settle it
+    exact = solve_exact(p, time_limit_s=60)
+    assert exact.status == "unique" and exact.answer == p.meta["answer"]
+    assert check_answer(p, p.meta["answer"]) == []
+
+
+@pytest.mark.parametrize(
+    "board", [("square", 36), ("honeycomb", 25), ("cairo", 24), ("octagonal", 25)]
+)
+def test_a_lookahead1_board_on_each_grid_type(board) -> None:
+    kind, faces = board
+    p = generate_on(board_with_faces(kind, faces), 1, min_grade="lookahead1")
+    _is_graded(p, "lookahead1")
+    assert p.name.endswith("-lookahead1-s1")
+
+
+def test_the_same_seed_gives_the_same_board_and_another_seed_another() -> None:
+    a, b = generate(6, 6, 3, min_grade="lookahead1"), generate(6, 6, 3, min_grade="lookahead1")
+    assert a.clues == b.clues and a.meta["answer"] == b.meta["answer"] and a.name == b.name
+    assert a.meta["grade_shares"] == b.meta["grade_shares"]
+    assert generate(6, 6, 4, min_grade="lookahead1").clues != a.clues
+    # The plain generator's board for the seed is unchanged by the mode's existence.
+    assert generate(6, 6, 3).name == "gen-6x6-s3"
+
+
+def test_the_first_try_draws_the_plain_generators_answer() -> None:
+    plain, graded = generate(6, 6, 2), generate(6, 6, 2, min_grade="lookahead1")
+    assert graded.meta["grade_tries"] == 1 and plain.meta["answer"] == graded.meta["answer"]
+    # a later try draws another answer from the same seed
+    again = generate(6, 6, 3, min_grade="lookahead1")
+    assert (
+        again.meta["grade_tries"] == 2 and again.meta["answer"] != generate(6, 6, 3).meta["answer"]
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("board", [("square", 49), ("honeycomb", 50), ("cairo", 49)])
+def test_a_lookahead2_board_on_each_grid_type(board) -> None:
+    kind, faces = board
+    p = generate_on(board_with_faces(kind, faces), 1, min_grade="lookahead2")
+    _is_graded(p, "lookahead2")
+    assert deduce(p, level="lookahead1").solved is False
+
+
+def test_an_unknown_grade_is_refused() -> None:
+    with pytest.raises(ValueError, match="min_grade 'beyond' is not one of"):
+        generate_graded(board_with_faces("square", 16), 1, (), "beyond")
+
+
+def _puzzles(*overrides: str):
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(config_name="config", overrides=["puzzle=generated", *overrides])
+    return puzzles_from_config(cfg.puzzle)
+
+
+def test_the_puzzle_config_makes_graded_boards() -> None:
+    ps = _puzzles("puzzle.rows=5", "puzzle.cols=5", "puzzle.count=2", "puzzle.seed=1",
+                  "puzzle.min_grade=lookahead1")  # fmt: skip
+    assert [p.name for p in ps] == ["gen-5x5-lookahead1-s1", "gen-5x5-lookahead1-s2"]
+    assert all(p.meta["grade"] == "lookahead1" for p in ps)
+    hexes = _puzzles("puzzle.rows=4", "puzzle.cols=4", "puzzle.count=1",
+                     "puzzle.min_grade=lookahead1", "puzzle.board=honeycomb")  # fmt: skip
+    assert hexes[0].board.kind == "honeycomb" and hexes[0].meta["grade"] == "lookahead1"
+
+
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        (["puzzle.min_grade=hard"], "puzzle.min_grade: 'hard' is not one of lookahead1, lookahead2"),
+        (["puzzle.board=hexagons"], "puzzle.board: unknown board kind 'hexagons'"),
+        (["puzzle.board=honeycomb", "puzzle.rows=2"], "puzzle: width and height"),
+        (["puzzle.board=honeycomb", "puzzle.rows=1"], "puzzle.rows=1: at least 2"),
+        (["puzzle.rows=2", "puzzle.cols=2", "puzzle.min_grade=lookahead2"],
+         "puzzle: no square 2x2 board of grade lookahead2 in 50 tries"),
+    ],
+)  # fmt: skip
+def test_bad_settings_are_one_line(overrides, message) -> None:
+    with pytest.raises(ConfigError) as err:
+        _puzzles("puzzle.count=1", *overrides)
+    assert str(err.value).startswith(message) and "\n" not in str(err.value)
+
+
+@pytest.mark.slow
+def test_the_shipped_lookahead_boards_are_what_the_generator_makes() -> None:
+    """The small shipped boards again from their seeds: a change to the deduction engine that
+    changes them fails here (then run experiments/make_graded_boards.py again)."""
+    from slitherbench.sources.library import shipped
+
+    small = [p for p in shipped("lookahead") if p.num_faces <= 100]
+    for p in small[::3]:
+        kind, level, seed = p.board.kind, p.meta["grade"], int(p.name.rsplit("-s", 1)[1])
+        board = p.board if kind != "square" else None
+        again = (
+            generate(p.rows, p.cols, seed, min_grade=level)
+            if board is None
+            else generate_on(board, seed, min_grade=level)
+        )
+        assert (again.name, again.clues) == (p.name, p.clues), p.name
