@@ -15,12 +15,12 @@ shipped board itself.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
 from pathlib import Path
 
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.sources import library
 from slitherbench.sources.grades import grade_columns
 
@@ -43,7 +43,7 @@ def fresh_grade(p) -> tuple[str, dict[str, float]]:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = OneLineArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="compare, write nothing")
     ap.add_argument("--only", default="", help="file stems, comma-separated (default: all)")
     args = ap.parse_args()
@@ -77,4 +77,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)

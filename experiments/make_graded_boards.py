@@ -21,9 +21,7 @@ size, and how many are beyond look-ahead 2.
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -32,6 +30,7 @@ from pathlib import Path
 from make_boards import DATA, write_checked
 
 from slitherbench.deduction import grade
+from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.puzzles.boards import Board, board_with_faces, square_board
 from slitherbench.puzzles.formats import write_loopy
 from slitherbench.sources.generate import generate_on
@@ -125,7 +124,7 @@ def census(plan: list) -> None:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = OneLineArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("what", nargs="?", default="boards", choices=["boards", "census"])
     ap.add_argument("--out", type=Path, help=f"directory (default: {DATA}; --quick: a temp dir)")
     ap.add_argument("--quick", action="store_true", help="a tiny set (checks the script runs)")
@@ -145,4 +144,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run_command(main)
