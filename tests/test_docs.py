@@ -205,6 +205,7 @@ def test_the_example_and_a_kept_store_are_among_the_regenerated_pages() -> None:
 BENCHMARK_PAGES = sorted(rows.parent for rows in (DOCS / "findings").glob("*/rows.csv"))
 
 
+@pytest.mark.slow  # about 10 s for every page together: the full suite and CI run it
 @pytest.mark.parametrize("assets", BENCHMARK_PAGES, ids=lambda p: p.name)
 def test_a_benchmark_page_equals_a_fresh_publish_from_its_rows(
     assets: Path, tmp_path: Path
@@ -229,6 +230,7 @@ def test_a_benchmark_page_equals_a_fresh_publish_from_its_rows(
         assert (assets / png.name).exists() and f"({assets.name}/{png.name})" in page.read_text()
 
 
+@pytest.mark.slow
 def test_the_gpu_page_rows_are_the_gpu_runs_own_files(tmp_path: Path) -> None:
     """The GPU check's published rows, made again from the files its run wrote (committed
     under experiments/measured/): the same rows and page, so no number on the page was typed."""
