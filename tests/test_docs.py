@@ -377,12 +377,15 @@ def test_a_configuration_label_is_not_read_as_a_markdown_link() -> None:
 
     from slitherbench.analysis import render
 
-    grid = pd.DataFrame({"form": ["hubo[aux] [updater=HEAT_BATH]"], "solved": ["2/2"]})
+    # In a cell, and in a header (the per-board table names its columns by configuration).
+    grid = pd.DataFrame(
+        {"form": ["hubo[aux] [updater=HEAT_BATH]"], "sa: hubo[aux] [updater=HEAT_BATH]": ["2/2"]}
+    )
     # With the label defined as a reference (as autorefs does for every heading it knows),
     # an unescaped label would turn into a link.
     text = render.grid_markdown(grid, "") + "\n[updater=HEAT_BATH]: https://example.org\n"
     html = markdown.markdown(text, extensions=["tables"])
-    assert "hubo[aux] [updater=HEAT_BATH]" in html and "<a " not in html
+    assert html.count("hubo[aux] [updater=HEAT_BATH]") == 2 and "<a " not in html
 
 
 def test_the_glossary_explains_every_label_a_table_prints() -> None:

@@ -151,7 +151,7 @@ def to_markdown(
 ) -> str:
     cols = [*keys, *columns]
     bold = best_rows(summary, keys, columns)
-    header = " | ".join(md_label(c) for c in cols)
+    header = " | ".join(md_cell(md_label(c)) for c in cols)
     lines = [f"| {header} |", "|" + "|".join("---" for _ in cols) + "|"]
     for i, r in summary.iterrows():
         cells = [md_cell(fmt(r[k])) for k in keys]
@@ -233,7 +233,7 @@ def to_latex(
 
 def grid_markdown(df: pd.DataFrame, caption: str) -> str:
     """A plain table (every cell already text) in Markdown."""
-    lines = ["| " + " | ".join(map(str, df.columns)) + " |"]
+    lines = ["| " + " | ".join(map(md_cell, df.columns)) + " |"]
     lines.append("|" + "|".join("---" for _ in df.columns) + "|")
     lines += ["| " + " | ".join(map(md_cell, r)) + " |" for r in df.itertuples(index=False)]
     return "\n".join(lines) + f"\n\n{caption}\n"
