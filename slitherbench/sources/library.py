@@ -136,6 +136,17 @@ def _loopy_first_of_each_size() -> list[Puzzle]:
     return list(seen.values())
 
 
+def _first_square_graded(sizes: tuple[int, ...]) -> list[Puzzle]:
+    """The lookahead suite's seed-1 square boards of these sizes, both grades each."""
+    return [
+        p
+        for n in sizes
+        for grade in ("lookahead1", "lookahead2")
+        for p in shipped("lookahead")
+        if p.name == f"gen-{n}x{n}-{grade}-s1"
+    ]
+
+
 # Suites: name -> function returning the puzzles. "small" fits pyqbpp's free 100-variable
 # limit for the cons form (4x4: 40 edges, 5x5: 60, 6x6: 84).
 SUITES: dict[str, Callable[[], list[Puzzle]]] = {
@@ -186,6 +197,10 @@ SUITES: dict[str, Callable[[], list[Puzzle]]] = {
     "lookahead": lambda: list(shipped("lookahead")),
     "lookahead1": lambda: [p for p in shipped("lookahead") if p.meta["grade"] == "lookahead1"],
     "lookahead2": lambda: [p for p in shipped("lookahead") if p.meta["grade"] == "lookahead2"],
+    # The by_grade run's boards: the first square board of each grade and size of the
+    # lookahead suite, 7x7 and 10x10 ("graded_small") and 15x15 and 20x20 ("graded_large").
+    "graded_small": lambda: _first_square_graded((7, 10)),
+    "graded_large": lambda: _first_square_graded((15, 20)),
     # The first Loopy 10x18 board (the frontier's and the size target's).
     "loopy10x18": lambda: [p for p in loopy_dev() if p.size_label == "10x18"][:1],
 }
