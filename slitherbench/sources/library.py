@@ -201,6 +201,9 @@ SUITES: dict[str, Callable[[], list[Puzzle]]] = {
     # lookahead suite, 7x7 and 10x10 ("graded_small") and 15x15 and 20x20 ("graded_large").
     "graded_small": lambda: _first_square_graded((7, 10)),
     "graded_large": lambda: _first_square_graded((15, 20)),
+    # Beside them, boards of the same sizes that forced moves settle: the mixed suite's first
+    # 7x7 and its 10x10 Loopy Easy board.
+    "graded_rules": lambda: [SUITES["mixed"]()[i] for i in (2, 4)],
     # The first Loopy 10x18 board (the frontier's and the size target's).
     "loopy10x18": lambda: [p for p in loopy_dev() if p.size_label == "10x18"][:1],
 }
