@@ -11,6 +11,11 @@ time other processes held the cores (the load average is printed at the end).
 
     python experiments/bench_deduction.py [--repeats 5] [--lookahead2]
     python experiments/bench_deduction.py --quick     # one 5x5 board, one repeat, seconds
+    python experiments/bench_deduction.py --publish docs/findings/deduction_speed_DATE
+
+``--publish DEST`` writes the findings page from the stamped rows (one per board, level and
+repeat, with the load average when it was measured); ``--rows DEST/rows.csv --publish DEST``
+writes it again from them. ``--out DIR`` keeps the rows as ``bench_deduction.csv``.
 
 Prints per group of boards and level the median and maximum milliseconds, the share of
 edges fixed, and for the targets met or missed (by how much).
@@ -25,7 +30,11 @@ import subprocess
 import sys
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 
+import pandas as pd
+
+from slitherbench.analysis import benchmark_page, render
 from slitherbench.deduction import deduce
 from slitherbench.deduction.engine import tables
 from slitherbench.method.entry import OneLineArgumentParser, run_command
@@ -33,6 +42,8 @@ from slitherbench.sources.library import loopy_dev, shipped
 
 TARGETS_MS = {"rules": 10.0, "lookahead1": 50.0}
 TARGET_GROUP = "generated 30x40"
+COMMAND = "python experiments/bench_deduction.py"
+PACKAGES: tuple[str, ...] = ()  # the engine is pure Python: no package's version matters
 
 
 def boards(quick: bool) -> dict[str, list]:
@@ -66,12 +77,89 @@ def verdict(ms: float, target: float) -> str:
     return "met" if ms <= target else f"missed by {ms - target:.1f} ms ({ms / target:.1f}x)"
 
 
+def page_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
+    """The medians per group and level, and the targets judged on wall and CPU time."""
+    timed = rows[rows["level"] != "tables"]
+    grouped = timed.groupby(["boards", "level"], sort=False)
+    table = grouped.agg(
+        boards_n=("puzzle", "nunique"),
+        calls=("wall_ms", "size"),
+        wall=("wall_ms", "median"),
+        wall_max=("wall_ms", "max"),
+        cpu=("cpu_ms", "median"),
+        fixed=("fixed_share", "median"),
+    ).reset_index()
+    built = rows[rows["level"] == "tables"].groupby("boards", sort=False)["wall_ms"].median()
+    table["tables ms"] = table["boards"].map(built).map(lambda v: render.fmt(float(v)))
+    for c in ("wall", "wall_max", "cpu"):
+        table[c] = table[c].map(lambda v: render.fmt(float(v)))
+    table["fixed"] = table["fixed"].map(lambda v: f"{float(v):.0%}")
+    table = table.rename(
+        columns={
+            "boards_n": "boards n",
+            "wall": "wall ms: median",
+            "wall_max": "wall ms: max",
+            "cpu": "CPU ms: median",
+            "fixed": "edges fixed",
+        }
+    )
+    loads = rows["load_1min"].dropna()
+    caption = (
+        "Per group of boards and level: every board and repeat (look-ahead 2 once per board). "
+        "CPU ms: the process's own CPU time; wall ms also counts the time other processes "
+        "held the cores (load average over the run: "
+        f"{loads.min():.1f}-{loads.max():.1f} on {int(rows['cpu_count'].iloc[0])} cores). "
+        "tables ms: a board's adjacency tables, built once per board, outside the timed calls."
+    )
+    out = [("Milliseconds per call", render.grid_markdown(table, caption))]
+    lines = []
+    for level, target in TARGETS_MS.items():
+        got = timed[(timed["boards"] == TARGET_GROUP) & (timed["level"] == level)]
+        if got.empty:
+            continue
+        wall, cpu = float(got["wall_ms"].median()), float(got["cpu_ms"].median())
+        lines.append(
+            {
+                "target": f"{TARGET_GROUP} to its {level} fixpoint <= {target:g} ms",
+                "wall ms (median)": render.fmt(wall),
+                "on wall time": verdict(wall, target),
+                "CPU ms (median)": render.fmt(cpu),
+                "on CPU time": verdict(cpu, target),
+            }
+        )
+    out.append(
+        (
+            "Targets",
+            benchmark_page.targets_markdown(
+                lines,
+                "Judged on the median over the generated 30x40 boards and repeats.",
+                "Not judged: the rows hold no generated 30x40 board (a quick run).",
+            ),
+        )
+    )
+    return out
+
+
+def publish(rows: pd.DataFrame, dest: Path) -> Path:
+    return benchmark_page.write_page(
+        dest,
+        rows,
+        title="Deduction speed: rules and look-ahead 1",
+        script=COMMAND,
+        sections=page_sections(rows),
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = OneLineArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="one 5x5 board, one repeat")
     ap.add_argument("--repeats", type=int, default=5, help="timed calls per board and level")
     ap.add_argument("--lookahead2", action="store_true", help="also time look-ahead 2 (once)")
+    ap.add_argument("--out", type=Path, help="keep the rows here as bench_deduction.csv")
+    benchmark_page.add_options(ap)
     args = ap.parse_args(argv)
+    if benchmark_page.publish_from_rows(args, ap, publish):
+        return 0
     if args.repeats < 1:
         print("--repeats must be at least 1", file=sys.stderr)
         return 2
@@ -90,12 +178,20 @@ def main(argv: list[str] | None = None) -> int:
         f"{'boards':18} {'level':11} {'n':>3} {'median ms':>10} {'max ms':>9} "
         f"{'CPU ms':>7} {'fixed':>6}"
     )
+    rows: list[dict[str, object]] = []
+
+    def load() -> float:
+        return os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+
     for group, puzzles in boards(args.quick).items():
         built = []
         for p in puzzles:
             start = time.perf_counter()
             tables(p.board)
             built.append((time.perf_counter() - start) * 1000)
+            rows.append({"boards": group, "puzzle": p.name, "level": "tables", "repeat": 0,
+                         "wall_ms": built[-1], "cpu_ms": None, "fixed_share": None,
+                         "load_1min": load()})  # fmt: skip
         print(
             f"{group:18} {'tables':11} {len(built):3d} {statistics.median(built):10.1f} "
             f"{max(built):9.1f}       -      -"
@@ -103,10 +199,13 @@ def main(argv: list[str] | None = None) -> int:
         for level in levels:
             times, cpus, shares = [], [], []
             for p in puzzles:
-                for _ in range(1 if level == "lookahead2" else repeats):
+                for rep in range(1 if level == "lookahead2" else repeats):
                     ms, cpu_ms, share = time_ms(p, level)
                     times.append(ms)
                     cpus.append(cpu_ms)
+                    rows.append({"boards": group, "puzzle": p.name, "level": level,
+                                 "repeat": rep, "wall_ms": ms, "cpu_ms": cpu_ms,
+                                 "fixed_share": share, "load_1min": load()})  # fmt: skip
                 shares.append(share)
             med, top = statistics.median(times), max(times)
             medians[(group, level)] = (med, top, statistics.median(cpus))
@@ -114,11 +213,19 @@ def main(argv: list[str] | None = None) -> int:
                 f"{group:18} {level:11} {len(times):3d} {med:10.1f} {top:9.1f} "
                 f"{statistics.median(cpus):7.1f} {statistics.median(shares):6.0%}"
             )
+    shown = [COMMAND, *(["--quick"] if args.quick else []), f"--repeats {repeats}",
+             *(["--lookahead2"] if args.lookahead2 else [])]  # fmt: skip
+    stamped = benchmark_page.stamp(pd.DataFrame(rows), PACKAGES, " ".join(shown))
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        stamped.to_csv(args.out / "bench_deduction.csv", index=False)
+        print(f"rows: {args.out / 'bench_deduction.csv'}")
+    if args.publish:
+        print(f"page: {publish(stamped, args.publish)}")
     if args.quick:
         print("quick run: the targets (30x40) are not judged")
         return 0
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"load average (1 min) at the end: {load:.1f} on {os.cpu_count()} cores")
+    print(f"load average (1 min) at the end: {load():.1f} on {os.cpu_count()} cores")
     for level, target in TARGETS_MS.items():
         med, top, cpu = medians[(TARGET_GROUP, level)]
         print(

@@ -42,7 +42,12 @@ class QuickRun:
 
 NOT_JUDGED = "(quick, not judged)"
 RUNS = [
-    QuickRun("bench_deduction.py", ("--quick",), "quick run: the targets (30x40) are not judged"),
+    QuickRun(
+        "bench_deduction.py",
+        ("--quick", "--publish", "{tmp}/pub/deduction_speed"),
+        "quick run: the targets (30x40) are not judged",
+        ("pub/deduction_speed.md", "pub/deduction_speed/rows.csv"),
+    ),
     QuickRun("bench_exact_deduction.py", ("--quick",), "(quick, not judged) target"),
     QuickRun("grade_corpus.py", (), "| Loopy label | rules | lookahead1 | lookahead2 | beyond |"),
     QuickRun("bench_commits.py", ("--quick", "--out", "{tmp}"), NOT_JUDGED, ("bench_commits.csv",)),

@@ -26,6 +26,12 @@ import pandas as pd
 from slitherbench.analysis import compare, plots, render, tables
 from slitherbench.analysis.plots import ReportData, model_sizes
 from slitherbench.analysis.plots.by_faces import FACES_CAPTION, FigureByFaces, faces_grid
+from slitherbench.analysis.plots.by_grade import (
+    GRADE_CAPTION,
+    FigureByGrade,
+    grade_grid,
+    has_grades,
+)
 from slitherbench.analysis.plots.frontier import FRONTIER_CAPTION, frontier_figure, shared_summary
 from slitherbench.analysis.plots.model_sizes import ModelGrowthFigure, ModelSizeTable
 from slitherbench.analysis.plots.survey_layout import survey_caption
@@ -212,6 +218,8 @@ def _figures(data: ReportData) -> list[Path]:
             files += frontier_figure(frontier, trials, assets)
     if ModelGrowthFigure().applies(data):
         files += ModelGrowthFigure().write(data)
+    if FigureByGrade().applies(data):
+        files += FigureByGrade().write(data)
     for f in files:  # the site shows PNGs; the report directory keeps the PDFs
         if f.suffix == ".pdf":
             f.unlink()
@@ -272,13 +280,17 @@ def _sections(
     target: str | float | Sequence[str | float] | None,
     compare_spec: str | Sequence[str] | None,
 ) -> list[str]:
-    """The page's optional sections: seconds per instance (where a size holds several), board
+    """The page's optional sections: solved per cell and by difficulty grade (where the trials
+    record grades), seconds per instance (where a size holds several), board
     kinds pooled by faces or the frontier, the model sizes, solved within fractions of the
     budget, targets, the paired tests."""
     parts: list[str] = []
     if data.trials["size"].nunique() > 1:
         totals = render.grid_markdown(cell_totals(data.trials), TOTALS_CAPTION)
         parts += ["## Solved per cell, every size", "", totals]
+    if has_grades(data.trials):  # a store from before grades were recorded has none
+        grid, _ = grade_grid(data.sized)
+        parts += ["## By difficulty grade", "", render.grid_markdown(grid, GRADE_CAPTION)]
     instances = data.trials["puzzle"].nunique()
     if instances > data.trials["size"].nunique() and instances <= PAGE_INSTANCES:
         grid = tables.instance_times(data.trials)
