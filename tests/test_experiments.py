@@ -238,6 +238,12 @@ REPRODUCED = [
     QuickReproduce("backends", "report: ", _report("backends")),
     QuickReproduce("colorlink", "report: ", _report("colorlink")),
     QuickReproduce("cons_hubo_qubo", "report: ", _report("cons_hubo_qubo")),
+    QuickReproduce("by_grade", "between none and rules", _report("by_grade")),
+    QuickReproduce(
+        "by_grade_tuned",
+        "report: ",
+        (*_report("by_grade_tuned"), "tuned/hubo_sa.yaml", "tune_graded/race/hubo_sa.jsonl"),
+    ),
     QuickReproduce("faces", "between edge and face", _report("faces")),
     QuickReproduce("frontier", "report: ", _report("frontier", "frontier.md")),
     QuickReproduce("hubo_vs_qubo", "report: ", _report("hubo_vs_qubo")),

@@ -69,6 +69,30 @@ def test_without_quick_the_tuned_run_reads_the_committed_settings(tmp_path: Path
     assert cfg.tuned and cfg.tuned_dir == str(CONF_DIR / "tuning" / "tuned_full")
 
 
+def test_the_graded_plan_races_beside_the_store_then_pairs_tuned_with_untuned(
+    tmp_path: Path,
+) -> None:
+    store = tmp_path / "bgt"
+    todo = plan(["experiment=by_grade_tuned", f"results_dir={store}"])
+    race, untuned, tuned = todo.runs
+    assert (race.experiment, race.results_dir, race.prepares) == (
+        "tune_graded",
+        tmp_path / "tune_graded",
+        True,
+    )
+    assert untuned.overrides == () and untuned.results_dir == tuned.results_dir == store
+    assert "tuned_dir=${slitherbench_conf:tuning/tuned_graded}" in tuned.overrides
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(config_name="config", overrides=tuned.command()[3:])
+    assert cfg.tuned and cfg.tuned_dir == str(CONF_DIR / "tuning" / "tuned_graded")
+    assert todo.compare_tuned  # --compare untuned,tuned: per cell McNemar p and a verdict
+    quick = plan(["experiment=by_grade_tuned", f"results_dir={store}"], quick=True)
+    assert "tune.final_runs=2" in quick.runs[0].overrides
+    for run in quick.runs:
+        dirs = [o for o in run.overrides if o.startswith("tuned_dir=")]
+        assert dirs[-1] == f"tuned_dir={tmp_path / 'tuned'}"
+
+
 def test_report_settings_come_from_the_config_and_the_command_line(tmp_path: Path) -> None:
     store = tmp_path / "f"
     faces = plan(["experiment=faces", f"results_dir={store}"])

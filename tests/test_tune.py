@@ -57,6 +57,34 @@ def test_the_full_training_suite_is_at_the_evaluation_sizes_and_never_evaluated(
     assert OmegaConf.to_container(cfg.cells) == OmegaConf.to_container(full.cells)
 
 
+def test_the_graded_training_suite_is_the_by_grade_runs_sizes_and_grades_never_evaluated() -> None:
+    train = get_suite("graded_training")
+    assert sorted((p.size_label, p.meta["grade"]) for p in train) == sorted(
+        (size, grade)
+        for size in ("7x7", "10x10")
+        for grade in ("lookahead1", "lookahead2")
+        for _ in range(2)
+    )
+    assert {p.name.rsplit("-", 1)[1] for p in train} == {"s2", "s3"}
+    rows = {tuple(p.to_rows()) for p in train}
+    assert len(rows) == 8
+    evaluated = _evaluated_with_tuned_settings()
+    assert {"graded_small", "headline"} <= evaluated
+    for name in (*evaluated, "graded_large"):
+        leaked = [p.name for p in get_suite(name) if p.is_square and tuple(p.to_rows()) in rows]
+        assert not leaked, f"suite {name} evaluates on training boards {leaked}"
+    cfg = _cfg("experiment=tune_graded")
+    assert cfg.puzzle.name == "graded_training"
+    # the by_grade run's OpenJij and SA cells at its budget; by_grade_tuned evaluates them
+    for name in ("by_grade", "by_grade_tuned"):
+        evaluation = _cfg(f"experiment={name}")
+        assert cfg.time_limit_s == evaluation.time_limit_s
+        assert cfg.max_iterations == evaluation.max_iterations
+        cells = OmegaConf.to_container(evaluation.cells)
+        assert all(c in cells for c in OmegaConf.to_container(cfg.cells))
+    assert _cfg("experiment=by_grade_tuned").puzzle.name == "graded_small"
+
+
 def test_a_new_study_starts_from_the_untuned_setting() -> None:
     spec = {
         "formulation": "hubo",

@@ -60,7 +60,9 @@ def test_the_default_tuned_dirs_are_the_folders_under_conf() -> None:
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         default = compose(config_name="config")
         full = compose(config_name="config", overrides=["experiment=tune_full"])
+        graded = compose(config_name="config", overrides=["experiment=tune_graded"])
     assert default.tuned_dir == str(CONF_DIR / "tuning/tuned")
     assert full.tuned_dir == str(CONF_DIR / "tuning/tuned_full")
+    assert graded.tuned_dir == str(CONF_DIR / "tuning/tuned_graded")
     # a folder named conf/tuned would be a config group, and `tuned=true` a choice of it
     assert not (CONF_DIR / "tuned").exists()

@@ -11,14 +11,23 @@ worse than the untuned one on the training suite, and the written file says whet
 The study lives in ``<results_dir>/optuna.db`` (SQLite): a re-run adds only the missing trials.
 The best settings go to ``<tuned_dir>/<form>_<backend>.yaml`` with the study's provenance;
 ``experiment=hubo_vs_qubo tuned=true`` runs the comparison with them.
+
+``tune.method=race`` (``experiment=tune_graded``) searches instead around the cell's own
+setting and races the settings by successive halving (:mod:`.race`): the untuned setting runs
+to the end, and the winner is written only where it beats it on the same runs; otherwise the
+file holds the untuned setting (``beats_untuned: false``), so ``tuned=true`` adds no trials.
+Each run's outcome is kept in ``<results_dir>/race/<form>_<backend>.jsonl``: a re-run runs only
+what is missing. ``tune.method`` defaults to ``tpe``, the search above.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import math
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,14 +39,31 @@ from slitherbench.analysis import stats
 from slitherbench.method.provenance import provenance
 from slitherbench.method.record import ConfigError
 from slitherbench.puzzles.puzzle import Puzzle
+from slitherbench.run import race
 from slitherbench.run.plan import (
     cell_specs,
     compose_cell,
     derive_seed,
+    presolve_level,
     puzzles_from_config,
     validate_config,
 )
 from slitherbench.run.runner import run_trial
+
+METHODS = ("tpe", "race")
+# The settings each method reads (``method`` and ``seed`` both).
+TUNE_KEYS = {
+    "tpe": ("method", "n_trials", "weights", "seed", "storage"),
+    "race": (
+        "method",
+        "candidates",
+        "first_runs",
+        "final_runs",
+        "weight_factors",
+        "effort_factors",
+        "seed",
+    ),
+}
 
 
 def search_space(
@@ -224,6 +250,22 @@ def _whole(value: Any) -> int | None:
     return int(text) if text.lstrip("-").isdigit() else None
 
 
+def _shown(value: Any) -> Any:
+    return OmegaConf.to_container(value) if OmegaConf.is_config(value) else value
+
+
+def _number(value: Any) -> float | None:
+    try:
+        out = float(str(value).strip())
+    except ValueError:
+        return None
+    return out if math.isfinite(out) else None
+
+
+def tune_method(cfg: DictConfig) -> str:
+    return str((cfg.get("tune") or {}).get("method") or "tpe")
+
+
 def validate_tune(cfg: DictConfig) -> None:
     """The tuner's own settings, checked before any study is opened: one line each."""
     tune = cfg.get("tune") or {}
@@ -232,13 +274,34 @@ def validate_tune(cfg: DictConfig) -> None:
             f"tune={tune!r}: the tuning budget is a mapping (n_trials, weights, seed, storage); "
             "experiment=tune sets it"
         )
+    method = str(tune.get("method") or "tpe")
+    if method not in METHODS:
+        raise ConfigError(
+            f"tune.method={method}: tpe (Optuna's TPE over tune.weights) or race (a search "
+            "centred on the untuned setting, raced by successive halving)"
+        )
+    unknown = sorted(set(map(str, tune)) - set(TUNE_KEYS[method]))
+    if unknown:
+        raise ConfigError(
+            f"tune.{unknown[0]}: not a setting of tune.method={method} "
+            f"(its settings: {', '.join(TUNE_KEYS[method])})"
+        )
+    if method == "race":
+        _validate_race(tune)
+    else:
+        _validate_tpe(tune)
+    if cfg.get("cell") is not None and int(cfg.cell) >= len(cfg.cells):
+        raise ConfigError(f"cell={cfg.cell}: experiment=tune has cells 0..{len(cfg.cells) - 1}")
+
+
+def _validate_tpe(tune: Any) -> None:
     n = _whole(tune.get("n_trials"))
     if n is None or n < 1:
         raise ConfigError(f"tune.n_trials={tune.get('n_trials')}: a whole number, 1 or more")
     weights = tune.get("weights")
     bounds = [_whole(w) for w in weights] if OmegaConf.is_list(weights) else []
     if len(bounds) != 2 or None in bounds or not 1 <= bounds[0] <= bounds[1]:
-        shown = OmegaConf.to_container(weights) if OmegaConf.is_config(weights) else weights
+        shown = _shown(weights)
         raise ConfigError(
             f"tune.weights={shown}: two whole numbers LOW, HIGH (1 <= LOW <= HIGH), the range "
             "of clue_weight, degree_weight and cut_weight"
@@ -251,8 +314,38 @@ def validate_tune(cfg: DictConfig) -> None:
             f"tune.storage={storage}: an Optuna storage URL (sqlite:///PATH, "
             "postgresql://...), or null for <results_dir>/optuna.db"
         )
-    if cfg.get("cell") is not None and int(cfg.cell) >= len(cfg.cells):
-        raise ConfigError(f"cell={cfg.cell}: experiment=tune has cells 0..{len(cfg.cells) - 1}")
+
+
+def _validate_race(tune: Any) -> None:
+    n = _whole(tune.get("candidates"))
+    if n is None or n < 2:
+        raise ConfigError(
+            f"tune.candidates={tune.get('candidates')}: a whole number, 2 or more (the "
+            "settings raced, the untuned one among them)"
+        )
+    first = _whole(tune.get("first_runs"))
+    if first is None or first < 1:
+        raise ConfigError(
+            f"tune.first_runs={tune.get('first_runs')}: a whole number, 1 or more (the runs "
+            "each setting makes before the first halving)"
+        )
+    final = _whole(tune.get("final_runs"))
+    if final is None or final < first:
+        raise ConfigError(
+            f"tune.final_runs={tune.get('final_runs')}: a whole number, at least "
+            f"tune.first_runs ({first}) (the runs each finalist makes)"
+        )
+    for key in ("weight_factors", "effort_factors"):
+        value = tune.get(key)
+        pair = [_number(v) for v in value] if OmegaConf.is_list(value) else []
+        if len(pair) != 2 or None in pair or not 0 < pair[0] <= 1 <= pair[1]:  # type: ignore[operator]
+            shown = _shown(value)
+            raise ConfigError(
+                f"tune.{key}={shown}: two numbers LOW, HIGH with 0 < LOW <= 1 <= HIGH "
+                "(the search runs from LOW to HIGH times the untuned value)"
+            )
+    if _whole(tune.get("seed")) is None:
+        raise ConfigError(f"tune.seed={tune.get('seed')}: a whole number")
 
 
 def _storage(url: str, setting: str) -> optuna.storages.BaseStorage:
@@ -274,6 +367,8 @@ def run_tuning(cfg: DictConfig) -> pd.DataFrame:
     validate_tune(cfg)
     cell_specs(cfg)  # every cell a formulation and a backend, before anything is made
     out = Path(str(cfg.results_dir))
+    if tune_method(cfg) == "race":
+        return _run_race(cfg, out)
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     made = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
@@ -302,3 +397,246 @@ def run_tuning(cfg: DictConfig) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows)
+
+
+def _run_race(cfg: DictConfig, out: Path) -> pd.DataFrame:
+    puzzles = puzzles_from_config(cfg.puzzle)
+    out.mkdir(parents=True, exist_ok=True)
+    specs = cell_specs(cfg)
+    if cfg.cell is not None:
+        specs = [specs[int(cfg.cell)]]
+    rows = []
+    for spec in specs:
+        best = race_cell(spec, cfg, puzzles, out)
+        rows.append(
+            {
+                "cell": f"{spec['formulation']}/{spec['backend']}",
+                "tuned": best is not None,
+                **{
+                    k: v
+                    for k, v in (best or {}).get("study", {}).items()
+                    if not isinstance(v, list | dict)
+                },
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+# -- tune.method=race ---------------------------------------------------------------------
+
+RunOne = Callable[[dict[str, Any], Puzzle, int, DictConfig], race.Outcome]
+
+
+def run_one(spec: dict[str, Any], puzzle: Puzzle, rep: int, cfg: DictConfig) -> race.Outcome:
+    """One race run: the setting on one training board with seed ``rep`` (the evaluation's
+    seeds, from base_seed)."""
+    cell = compose_cell(spec)
+    t = run_trial(
+        puzzle,
+        cell.formulation,
+        cell.backend,
+        derive_seed(int(cfg.base_seed), puzzle, rep),
+        int(cfg.max_iterations),
+        float(cfg.time_limit_s),
+        warm_start=str(cfg.get("warm_start") or "previous"),
+        presolve=presolve_level(cfg),
+    ).trial
+    ran = t.status not in ("skipped", "error", "presolved")
+    return race.Outcome(
+        solved=t.status == "solved",
+        wall_s=float(t.wall_s),
+        ran=ran,
+        reason="" if ran else f"{t.status}: {t.reason}"[:200],
+    )
+
+
+def _with_params(spec: dict[str, Any], params: dict[str, int], effort: dict) -> dict[str, Any]:
+    fp = {k: v for k, v in params.items() if k in race.WEIGHTS}
+    bp = {k: v for k, v in params.items() if k in effort}
+    return {
+        **spec,
+        "formulation_params": {**(spec.get("formulation_params") or {}), **fp},
+        "backend_params": {**(spec.get("backend_params") or {}), **bp},
+    }
+
+
+class RunLog:
+    """The race's runs, one JSON line each (setting's config hash, board, seed): a re-run of
+    the race reads them back instead of running them again."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.done: dict[tuple[str, str, int], race.Outcome] = {}
+        if path.exists():
+            for line in path.read_text().splitlines():
+                with contextlib.suppress(ValueError, KeyError):  # a line cut short by a stop
+                    d = json.loads(line)
+                    self.done[(d["setting"], d["puzzle"], int(d["rep"]))] = race.Outcome(
+                        bool(d["solved"]), float(d["wall_s"]), bool(d["ran"]), str(d["reason"])
+                    )
+
+    def get(self, key: tuple[str, str, int]) -> race.Outcome | None:
+        return self.done.get(key)
+
+    def put(self, key: tuple[str, str, int], o: race.Outcome) -> None:
+        self.done[key] = o
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        setting, puzzle, rep = key
+        row = {"setting": setting, "puzzle": puzzle, "rep": rep, **o.__dict__}
+        with self.path.open("a") as f:
+            f.write(json.dumps(row) + "\n")
+
+
+def race_cell(
+    spec: dict[str, Any],
+    cfg: DictConfig,
+    puzzles: list[Puzzle],
+    out: Path,
+    runner: RunOne = run_one,
+) -> dict | None:
+    """Race one cell's settings (:mod:`.race`) on the training boards and write the tuned
+    file: the winner where it beats the untuned setting on the finalists' runs, else the
+    untuned setting. None (nothing written) where no run of any setting ran."""
+    label = f"{spec['formulation']}_{spec['backend']}"
+    tune = cfg.tune
+    effort = compose_cell(spec).backend.effort
+    base = untuned_params(spec, effort)
+    settings = race.candidates(
+        base,
+        [float(v) for v in tune.weight_factors],
+        [float(v) for v in tune.effort_factors],
+        int(tune.candidates),
+        int(tune.seed),
+    )
+    specs = [_with_params(spec, s, effort) for s in settings]
+    keys = [compose_cell(s).config_hash(cfg) for s in specs]
+    first, final = int(tune.first_runs), int(tune.final_runs)
+    worst = race.planned_runs(len(settings), first, final)
+    total = sum(n * r for n, r in worst)
+    print(
+        f"racing {label}: {len(settings)} settings, runs per setting "
+        f"{' -> '.join(str(r) for _, r in worst)} on {len(puzzles)} boards; at most {total} runs "
+        f"x {float(cfg.time_limit_s):g} s = {total * float(cfg.time_limit_s) / 3600:.2g} h",
+        file=sys.stderr,
+        flush=True,
+    )
+    log = RunLog(out / "race" / f"{label}.jsonl")
+    reasons = set()
+    measured = {"new": 0, "ran": 0}
+
+    def measure(c: int, k: int) -> race.Outcome:
+        p, rep = puzzles[k % len(puzzles)], k // len(puzzles)
+        key = (keys[c], str(p.name or "".join(p.to_rows())), rep)
+        o = log.get(key)
+        if o is None:
+            o = runner(specs[c], p, rep, cfg)
+            log.put(key, o)
+            measured["new"] += 1
+        measured["ran"] += o.ran
+        if o.reason:
+            reasons.add(o.reason)
+        return o
+
+    def said(rung: race.Rung) -> None:
+        top = rung.settings[0]
+        s = rung.scores[top]
+        print(
+            f"racing {label}: {len(rung.settings)} settings x {rung.runs} runs; best "
+            f"{json.dumps(settings[top])} solved {s.solved}/{s.runs}"
+            + (f", {len(rung.kept)} go on" if rung.kept else ""),
+            file=sys.stderr,
+            flush=True,
+        )
+
+    result = race.race(len(settings), measure, first, final, on_rung=said)
+    _write_race_rows(out / "race" / f"{label}.csv", settings, result)
+    if not measured["ran"]:
+        why = "; ".join(sorted(reasons))[:200] or "?"
+        print(f"note: {label} not tuned: no setting could run ({why})", file=sys.stderr)
+        return None
+    return write_race(spec, settings, result, cfg, puzzles)
+
+
+def _write_race_rows(path: Path, settings: list[dict[str, int]], result: race.RaceResult) -> None:
+    rows = [
+        {
+            "rung": k,
+            "runs": rung.runs,
+            "setting": c,
+            "untuned": c == 0,
+            **settings[c],
+            "solved": rung.scores[c].solved,
+            "ran": rung.scores[c].ran,
+            "median_s": rung.scores[c].median_s,
+            "goes_on": c in rung.kept,
+            "winner": k == len(result.rungs) - 1 and c == result.winner,
+        }
+        for k, rung in enumerate(result.rungs)
+        for c in rung.settings
+    ]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    pd.DataFrame(rows).to_csv(path, index=False)
+
+
+def write_race(
+    spec: dict[str, Any],
+    settings: list[dict[str, int]],
+    result: race.RaceResult,
+    cfg: DictConfig,
+    puzzles: list[Puzzle],
+) -> dict:
+    """The tuned file of a race: the winner only where it beats the untuned setting (the
+    first) on the finalists' runs, else the untuned setting, so ``tuned=true`` runs the cell
+    under its untuned key (no new trials) unless the tuning won."""
+    label = f"{spec['formulation']}_{spec['backend']}"
+    beats = result.beats_untuned
+    chosen = settings[result.winner] if beats else settings[0]
+    best, base = result.final[result.winner if beats else 0], result.final[0]
+    tau = float(cfg.time_limit_s)
+
+    def tts(s: race.Score) -> float:
+        return stats.tts99(tau, (s.solved + 0.5) / (s.runs + 1))
+
+    tune = cfg.tune
+    out = {
+        "formulation_params": {k: v for k, v in chosen.items() if k in race.WEIGHTS},
+        "backend_params": {k: v for k, v in chosen.items() if k not in race.WEIGHTS},
+        "study": {
+            "name": label,
+            "method": "race",
+            "trials": len(settings),
+            "best_tts99_s": tts(best),
+            "best_solved": best.solved,
+            "best_ran": best.runs,
+            "best_median_s": best.median_s,
+            "untuned_tts99_s": tts(base),
+            "untuned_solved": base.solved,
+            "untuned_ran": base.runs,
+            "untuned_median_s": base.median_s,
+            "beats_untuned": bool(beats),
+            "winner": settings[result.winner],
+            "finalists": [settings[c] for c in result.finalists],
+            "objective": "success rate over the finalists' runs (solved / runs), then the "
+            "median wall time of solved runs; TTS99: tau = time_limit_s, "
+            "p = (solved + 0.5) / (runs + 1)",
+            "rungs": [{"settings": len(r.settings), "runs": r.runs} for r in result.rungs],
+            "weight_factors": [float(v) for v in tune.weight_factors],
+            "effort_factors": [float(v) for v in tune.effort_factors],
+            "training_puzzles": [p.name for p in puzzles],
+            "time_limit_s": tau,
+            "max_iterations": int(cfg.max_iterations),
+            "sampler": f"log-uniform around the untuned setting, seed {int(tune.seed)}",
+            "written": pd.Timestamp.now(tz="UTC").isoformat(),
+            "git_commit": provenance()["git_commit"],
+            "host": provenance()["host"],
+        },
+    }
+    path = Path(cfg.tuned_dir) / f"{label}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    head = f"# Written by experiment={cfg.experiment_name} ({label}, race); edit by running it again.\n"
+    path.write_text(head + OmegaConf.to_yaml(OmegaConf.create(out)))
+    print(
+        f"{label}: best {json.dumps(settings[result.winner])} solved {best.solved}/{best.runs} "
+        f"(untuned {base.solved}/{base.runs}: {'beaten' if beats else 'not beaten'}) -> {path}"
+    )
+    return out

@@ -136,14 +136,16 @@ def _loopy_first_of_each_size() -> list[Puzzle]:
     return list(seen.values())
 
 
-def _first_square_graded(sizes: tuple[int, ...]) -> list[Puzzle]:
-    """The lookahead suite's seed-1 square boards of these sizes, both grades each."""
+def _first_square_graded(sizes: tuple[int, ...], seeds: tuple[int, ...] = (1,)) -> list[Puzzle]:
+    """The lookahead suite's square boards of these sizes and seeds (seed 1: the by_grade
+    run's), both grades each."""
     return [
         p
         for n in sizes
         for grade in ("lookahead1", "lookahead2")
+        for seed in seeds
         for p in shipped("lookahead")
-        if p.name == f"gen-{n}x{n}-{grade}-s1"
+        if p.name == f"gen-{n}x{n}-{grade}-s{seed}"
     ]
 
 
@@ -204,6 +206,9 @@ SUITES: dict[str, Callable[[], list[Puzzle]]] = {
     # Beside them, boards of the same sizes that forced moves settle: the mixed suite's first
     # 7x7 and its 10x10 Loopy Easy board.
     "graded_rules": lambda: [SUITES["mixed"]()[i] for i in (2, 4)],
+    # Tuning for the by_grade run trains on the same sizes and grades, its other seeds: the
+    # lookahead suite's seed-2 and seed-3 squares at 7x7 and 10x10 (experiment=tune_graded).
+    "graded_training": lambda: _first_square_graded((7, 10), seeds=(2, 3)),
     # The first Loopy 10x18 board (the frontier's and the size target's).
     "loopy10x18": lambda: [p for p in loopy_dev() if p.size_label == "10x18"][:1],
 }
