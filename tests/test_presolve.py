@@ -3,29 +3,40 @@
 The exhaustive check: on small boards, for every form (every formulation config and the
 variants of tests/test_formulations.py), the presolved model's energy-0 edge sets are exactly
 the original model's energy-0 edge sets that agree with the fixed edges, before and after a
-cut. Then the runner's side: a board deduction settles is ``presolved`` (checked, never the
-backend's), face variables are refused in one line, and ``presolve=none`` keeps config hashes.
+cut. On face variables the same for every face form: the presolved model's energy-0
+colourings are exactly the original's that agree with the fixed face sides, before and after
+a cut, on squares, a honeycomb and a No-Square board. Then the runner's side: a board
+deduction settles is ``presolved`` (checked, never the backend's), a board it does not is
+solved on face variables with the deduction run again after each cut, and ``presolve=none``
+keeps config hashes.
 """
 
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable, Mapping
 
+import numpy as np
 import pytest
+from hydra.utils import instantiate
 from omegaconf import OmegaConf
-from test_formulations import FORMS, feasible
+from test_faces import BOARDS as FACES_BOARDS
+from test_faces import _values, _with_clues, aux_minimum
+from test_formulations import CONF, FORMS, feasible
 
 from slitherbench.deduction import deduce
 from slitherbench.method.record import Status
 from slitherbench.models.formulations import (
     ConsFormulation,
-    FormUnavailable,
+    Formulation,
     HuboFormulation,
     Model,
+    region_constraint,
 )
 from slitherbench.models.formulations.base import evaluate
+from slitherbench.models.formulations.faces import pattern_polys
 from slitherbench.models.presolve import PresolveContradiction, substitute
-from slitherbench.puzzles.check import check_answer
+from slitherbench.puzzles.check import check_answer, split_loops
 from slitherbench.puzzles.description import Constraint
 from slitherbench.puzzles.puzzle import Puzzle
 
@@ -128,10 +139,166 @@ def test_substitution_by_shape() -> None:
     assert substitute(clue, {5: 1}) is clue  # none of its edges fixed: unchanged
 
 
-def test_face_variables_are_refused_in_one_line() -> None:
-    p = Puzzle.from_rows(BOARD)
-    with pytest.raises(FormUnavailable, match="face variables are not presolved"):
-        Model.build(p, ConsFormulation(variables="face"), {0: 1})
+# -- face variables ----------------------------------------------------------------------------
+def _face_form(stem: str, **kw: object) -> Callable[[], Formulation]:
+    cfg = OmegaConf.load(CONF / "formulation" / f"{stem}.yaml")
+    return lambda: instantiate(cfg, variables="face", **kw)
+
+
+# Every formulation config on face variables, plus the face forms' other degree rules.
+FACE_FORMS: dict[str, Callable[[], Formulation]] = {
+    f"conf-{p.stem}/face": _face_form(p.stem) for p in (CONF / "formulation").glob("*.yaml")
+}
+FACE_FORMS.update(
+    {
+        "hubo-exact/face": _face_form("hubo", degree_mode="exact"),
+        "hubo2qubo-exact/face": _face_form("hubo2qubo", degree_mode="exact"),
+        "qubo-lazy/face": _face_form("qubo", degree_mode="lazy"),
+    }
+)
+FACE_BOARDS = {
+    "2x2": lambda: Puzzle.from_rows(BOARD),
+    "2x3": lambda: _with_clues(
+        Puzzle.from_rows(["...", "..."]), [True, True, False, False, True, False]
+    ),
+    "3x3": FACES_BOARDS["3x3"],
+    "honeycomb": FACES_BOARDS["honeycomb"],  # a Loopy grid: points of three faces
+    # a rule on faces (No-Square): its rows are over the face variables themselves
+    "3x3-no-square": lambda: Puzzle.on_board(
+        FACES_BOARDS["3x3"]().board, list(FACES_BOARDS["3x3"]().face_clues), rules=("no_square",)
+    ),
+}
+
+
+def face_zero_rows(model: Model, sides: Mapping[int, int]) -> set[tuple[int, ...]]:
+    """The face colourings that agree with ``sides`` at which the model's energy, every
+    auxiliary at its best, is 0 (every colouring at once; pieces as they are, substituted or
+    not; a lazy form's deferred rows are not in the model)."""
+    F = model.puzzle.num_faces
+    table = np.array(list(itertools.product((0, 1), repeat=F)), dtype=np.int64)
+    n = len(table)
+    columns = {f: table[:, f] for f in range(F)}
+    energy = np.zeros(n, dtype=np.int64)
+    for piece in model.pieces:
+        if piece.native is not None:
+            assert piece.lhs is not None  # face variables: the row over the faces
+            ok = np.isin(_values(piece.lhs, columns, n), piece.constraint.allowed)
+            energy += piece.native.weight * ~ok
+            continue
+        m = aux_minimum(piece, columns, n)
+        assert (m >= 0).all(), piece.constraint
+        energy += m
+    agree = np.all([table[:, f] == v for f, v in sides.items()], axis=0) if sides else True
+    return {tuple(table[r].tolist()) for r in np.flatnonzero((energy == 0) & agree)}
+
+
+def face_fixings(p: Puzzle) -> dict[str, dict[int, int]]:
+    """Face sides that reach every substitution: those deduction knows (a board it settles
+    included), one face inside, one outside, and part of an energy-0 colouring (clues met,
+    points settled, edges between a fixed and a free face)."""
+    F = p.num_faces
+    base = Model.build(p, HuboFormulation(variables="face"))
+    colours = max(face_zero_rows(base, {}), key=lambda c: (sum(c), c))
+    inside = [f for f in range(F) if colours[f]]
+    outside = [f for f in range(F) if not colours[f]]
+    deduced = {f: v for f, v in enumerate(deduce(p, "rules").faces) if v >= 0}
+    out = {
+        "one-inside": {inside[0]: 1},
+        "half": {f: colours[f] for f in range(F // 2 + 1)},
+        "every-other": {f: colours[f] for f in range(0, F, 2)},
+    }
+    if outside:
+        out["one-outside"] = {outside[-1]: 0}
+    if deduced and len(deduced) < F:
+        out["deduced"] = deduced
+    return out
+
+
+@pytest.mark.parametrize("board", sorted(FACE_BOARDS))
+@pytest.mark.parametrize("form", sorted(FACE_FORMS))
+def test_face_presolve_energy_zero_is_the_original_agreeing_with_the_fixed_sides(
+    form: str, board: str
+) -> None:
+    p = FACE_BOARDS[board]()
+    for name, sides in face_fixings(p).items():
+        original = Model.build(p, FACE_FORMS[form]())
+        presolved = Model.build(p, FACE_FORMS[form](), faces=sides)
+        assert presolved.num_variables < original.num_variables, name
+        assert presolved.fixed_faces == sides
+        for stage in range(2):
+            expected = face_zero_rows(original, sides)
+            got = face_zero_rows(presolved, sides)
+            assert got == expected, (form, board, name, stage)
+            for colours in got:  # the runner's round trip: decode, complete, judge
+                free = {f: c for f, c in enumerate(colours) if f not in sides}  # a solver's
+                edges = presolved.edges_of(free)
+                assert edges == p.board.boundary([bool(c) for c in colours])
+                full = presolved.complete(edges)
+                assert presolved.energy(full) == 0, (name, stage, colours)
+                assert not set(sides) & set(full)  # fixed faces are no variables
+            if stage == 1 or not expected:
+                break
+            # a loop of a colouring the fixed sides leave, cut in both models
+            colours = min(expected)
+            loop = split_loops(p, p.board.boundary([bool(c) for c in colours]))[0]
+            original.add_cut(loop)
+            presolved.add_cut(loop)
+
+
+@pytest.mark.parametrize("form", ["conf-cons/face", "conf-hubo/face", "hubo2qubo-exact/face"])
+def test_face_presolve_substitutes_into_region_cuts(form: str) -> None:
+    p = FACE_BOARDS["3x3"]()
+    loop = [p.h(0, 0), p.v(0, 1), p.h(1, 0), p.v(0, 0)]  # around cell (0, 0)
+    for sides in face_fixings(p).values():
+        original = Model.build(p, FACE_FORMS[form]())
+        presolved = Model.build(p, FACE_FORMS[form](), faces=sides)
+        for m in (original, presolved):
+            m._add(region_constraint(p, loop, p.h(3, 2), 0))
+        assert face_zero_rows(presolved, sides) == face_zero_rows(original, sides), sides
+
+
+def test_face_sides_fixed_after_the_build_pin_their_values() -> None:
+    p = FACE_BOARDS["3x3"]()
+    form = FACE_FORMS["conf-qubo/face"]
+    m = Model.build(p, form(), faces={1: 1})
+    before = face_zero_rows(m, {1: 1})
+    m.fix({}, {1: 1, 6: 0})  # deduction again: the sides it knows, the old ones among them
+    assert m.fixed_faces == {1: 1, 6: 0}
+    assert 6 in m.labels  # an equality, not a substitution: the model only grows
+    assert face_zero_rows(m, {1: 1}) == {c for c in before if c[6] == 0}
+    cut = split_loops(p, p.board.boundary([bool(c) for c in min(before)]))[0]
+    m.add_cut(cut)  # a later row takes the later side too
+    assert face_zero_rows(m, {1: 1, 6: 0}) == face_zero_rows(
+        _with_cut(Model.build(p, form(), faces={1: 1, 6: 0}), cut), {1: 1, 6: 0}
+    )
+
+
+def _with_cut(m: Model, loop: list[int]) -> Model:
+    m.add_cut(loop)
+    return m
+
+
+def test_fixed_edges_give_the_face_sides_they_settle_and_no_more() -> None:
+    p = Puzzle.from_rows(["...", "..."])
+    top = {p.h(0, 0): 1, p.h(0, 1): 0}  # the rim: face 0 inside, face 1 outside
+    inner = {p.v(1, 2): 1}  # between faces 4 and 5: only their XOR
+    m = Model.build(p, ConsFormulation(variables="face"), {**top, **inner})
+    assert m.fixed_faces == {0: 1, 1: 0}
+    # the edges with both sides known: face 0's top and left rim, and its border with face 1
+    assert m.fixed == {p.h(0, 0): 1, p.v(0, 0): 1, p.h(0, 1): 0, p.v(0, 1): 1}
+    with pytest.raises(PresolveContradiction, match="face 0"):
+        Model.build(p, ConsFormulation(variables="face"), top, {0: 0})
+
+
+def test_face_substitution_by_shape() -> None:
+    block = Constraint("no_square", 0, (), (0, 1, 2, 3), faces=(0, 1, 3, 4), shape="not_all",
+                       weight="clue")  # fmt: skip
+    assert substitute(block, {}, {0: 0}) is None  # one face outside: the block is met
+    left = substitute(block, {}, {0: 1, 4: 1})
+    assert left.faces == (1, 3) and left.allowed == (0, 1) and left.shape == "not_all"
+    assert substitute(block, {0: 1}) is block  # edge labels never touch a face row
+    with pytest.raises(PresolveContradiction, match="no_square 0"):
+        substitute(block, {}, dict.fromkeys((0, 1, 3, 4), 1))
 
 
 def test_a_board_deduction_settles_is_presolved_and_checked() -> None:
@@ -185,3 +352,110 @@ def test_presolve_none_keeps_config_hashes_and_a_level_changes_them() -> None:
     bad = OmegaConf.create({**base, "repetitions": 1, "presolve": {"level": "guess"}})
     with pytest.raises(ConfigError, match=r"presolve\.level must be one of"):
         validate_config(bad)
+
+
+def test_face_variables_a_board_deduction_settles_is_presolved_and_checked() -> None:
+    from slitherbench.run.runner import run_trial
+    from slitherbench.solvers.dwave import SABackend
+    from slitherbench.sources.library import loopy_dev
+
+    p = loopy_dev()[0]  # a Loopy Easy 5x5: forced moves settle it
+    r = run_trial(p, HuboFormulation(variables="face"), SABackend(), seed=1, presolve="rules")
+    t = r.trial
+    assert t.status == Status.PRESOLVED and t.verified and t.iterations == 0
+    assert check_answer(p, [c == "1" for c in t.answer]) == []
+    assert t.presolve_fixed == 1.0
+
+
+@pytest.mark.parametrize("case", ["qubo/face-sa", "cons/face-sat"])
+def test_the_runner_solves_on_face_variables_with_the_presolve(case: str) -> None:
+    from slitherbench.run.runner import run_trial
+    from slitherbench.solvers.dwave import SABackend
+    from slitherbench.sources.generate import generate
+    from slitherbench.sources.library import reference10
+
+    if case == "qubo/face-sa":
+        p, form, backend = generate(5, 5, 1, min_grade="lookahead1"), "conf-qubo/face", SABackend()
+    else:
+        pytest.importorskip("pysat")
+        from slitherbench.solvers.sat import SatBackend
+
+        # reference10: cuts on the way, the deduction run again after each
+        p, form, backend = reference10(), "conf-cons/face", SatBackend()
+    sides = [v for v in deduce(p, "rules").faces if v >= 0]
+    assert 0 < len(sides) < p.num_faces  # rules settle part of it, never all of it
+    r = run_trial(p, FACE_FORMS[form](), backend, seed=1, presolve="rules")
+    t = r.trial
+    assert t.status == Status.SOLVED and t.verified, t.reason
+    assert check_answer(p, [c == "1" for c in t.answer]) == []
+    assert t.presolve_fixed == len(sides) / p.num_faces  # a share of the faces
+    assert t.presolve_fixed <= t.presolve_fixed_final < 1
+    assert t.first_variables < t.unpresolved_variables
+    assert t.first_terms < t.unpresolved_terms
+
+
+def test_the_deduction_after_a_cut_fixes_more_face_sides() -> None:
+    from slitherbench.method.record import Trial
+    from slitherbench.run.runner import repeat_presolve
+
+    p = Puzzle.from_rows([".01", "...", "..."])
+    before = {f: v for f, v in enumerate(deduce(p, "rules").faces) if v >= 0}
+    form = FACE_FORMS["conf-qubo/face"]
+    m = Model.build(p, form(), faces=before)
+    loop = [5, 8, 18, 19]  # a loop of a two-loop colouring: with it cut, face 8 is inside
+    assert any(
+        split_loops(p, p.board.boundary([bool(c) for c in colours]))[0] == loop
+        for colours in face_zero_rows(m, before)
+    )
+    m.add_cut(loop)
+    t = Trial()
+    repeat_presolve(m, "rules", t)
+    assert m.fixed_faces == {**before, 8: 1}
+    assert t.presolve_fixed_final == len(m.fixed_faces) / p.num_faces
+    # every single-loop answer of the original model that the cut leaves is still there
+    original = _with_cut(Model.build(p, form()), loop)
+    answers = [
+        c
+        for c in face_zero_rows(original, before)
+        if len(split_loops(p, p.board.boundary([bool(x) for x in c]))) == 1
+    ]
+    assert answers and set(answers) <= face_zero_rows(m, before)
+
+
+def test_an_exact_backend_gets_a_later_face_side_as_the_edges_it_settles() -> None:
+    from slitherbench.solvers.constraints import add_new_pieces
+
+    class Rows:
+        def __init__(self) -> None:
+            self.rows: list[Constraint] = []
+
+        def add_constraint(self, c: Constraint) -> None:
+            self.rows.append(c)
+
+    p = FACE_BOARDS["3x3"]()
+    m = Model.build(p, ConsFormulation(variables="face"), faces={1: 1})
+    backend = Rows()
+    synced = len(m.pieces)
+    m.fix({}, {0: 1})  # face 0 beside face 1 and the outside
+    add_new_pieces(backend, m, synced)  # type: ignore[arg-type]
+    assert {(c.edges, c.allowed) for c in backend.rows} == {
+        ((p.h(0, 0),), (1,)),
+        ((p.v(0, 0),), (1,)),
+        ((p.v(0, 1),), (0,)),
+    }
+    assert all(c.kind == "fixed" and not c.faces for c in backend.rows)
+
+
+@pytest.mark.parametrize("form", ["conf-qubo/face", "conf-hubo/face", "conf-cons/face"])
+def test_a_loop_cut_over_faces_keeps_the_patterns_the_fixed_sides_leave(form: str) -> None:
+    p = Puzzle.from_rows(["...", "...", "..."])  # no clues: many colourings
+    loop = sorted(p.face_edges[4])  # around the middle face: face 4 in, 1, 3, 5, 7 out
+    sides = {1: 1}  # a neighbour outside the loop inside: only the pattern with 4 outside
+    assert pattern_polys(p.board, loop) and len(pattern_polys(p.board, loop, sides)) == 1
+    ((lhs, m),) = pattern_polys(p.board, loop, sides)
+    assert m == 4 and {t for t in lhs if t} == {(3,), (4,), (5,), (7,)}
+    original = _with_cut(Model.build(p, FACE_FORMS[form]()), loop)
+    presolved = _with_cut(Model.build(p, FACE_FORMS[form](), faces=sides), loop)
+    assert face_zero_rows(presolved, sides) == face_zero_rows(original, sides)
+    if form != "conf-cons/face":  # the slack of one pattern of four literals: two bits
+        assert len(presolved.pieces[-1].aux) == 2 < len(original.pieces[-1].aux)

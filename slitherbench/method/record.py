@@ -169,10 +169,13 @@ class Trial:
     )
     presolve_s: float = _col("deduction time, summed (inside wall_s and the time limit)", 0.0, "s")
     presolve_fixed: float = _col(
-        "share of the edges the presolve fixed before the first solve", 0.0
+        "share of the model's own variables (edges; faces with face variables) the presolve "
+        "fixed before the first solve",
+        0.0,
     )
     presolve_fixed_final: float = _col(
-        "share of the edges fixed by the last solve (cuts help)", 0.0
+        "share of the model's own variables (edges or faces) fixed by the last solve (cuts help)",
+        0.0,
     )
     unpresolved_variables: int = _col("variables of the first model without the presolve", 0)
     unpresolved_terms: int = _col("terms of the first model without the presolve", 0)

@@ -301,12 +301,14 @@ def _run_trial_here(
     model: Model | None = None
     loop: _Loop | None = None
     try:
-        fixed = _presolve(puzzle, presolve, t) if presolve != "none" else None
+        fixed, sides = (
+            _presolve(puzzle, presolve, t, formulation.faces) if presolve != "none" else ({}, {})
+        )
         if t.status == Status.PRESOLVED:
             t.wall_s = time.perf_counter() - t_start
             return result
         t0 = time.perf_counter()
-        model = Model.build(puzzle, formulation, fixed)
+        model = Model.build(puzzle, formulation, fixed, sides)
         loop = _Loop(puzzle, model, result)
         _start(backend, model, t, t0)
         deadline = t_start + time_limit_s
@@ -357,17 +359,25 @@ def _record_model(t: Trial, model: Model | None, loop: _Loop | None) -> None:
         t.extras = json.dumps(loop.extras, sort_keys=True)
 
 
-def _presolve(puzzle: Puzzle, level: str, t: Trial) -> dict[int, int] | None:
+def _presolve(
+    puzzle: Puzzle, level: str, t: Trial, faces: bool = False
+) -> tuple[dict[int, int], dict[int, int]]:
     """Deduction before the first solve (never assuming the answer is unique): the edges it
-    fixes, or None with the trial closed as ``presolved`` when it settles the whole board
-    (the checker judges that answer; the backend is never asked)."""
+    fixes and the face sides it knows (relative to the board's outside), with the trial
+    closed as ``presolved`` when it settles the whole board (the checker judges that answer;
+    the backend is never asked). ``presolve_fixed`` is the share of the model's own
+    variables fixed: edges, or faces with face variables (``faces``)."""
     t0 = time.perf_counter()
     found = deduce(puzzle, level)
     t.presolve_s += time.perf_counter() - t0
     if found.contradiction:
         raise PresolveContradiction(f"presolve: no answer: {found.contradiction}")
     fixed = {e: v for e, v in enumerate(found.edges) if v >= 0}
-    t.presolve_fixed = t.presolve_fixed_final = len(fixed) / max(1, puzzle.num_edges)
+    sides = {f: v for f, v in enumerate(found.faces) if v >= 0}
+    share = (
+        len(sides) / max(1, puzzle.num_faces) if faces else len(fixed) / max(1, puzzle.num_edges)
+    )
+    t.presolve_fixed = t.presolve_fixed_final = share
     if found.solved:
         edges = [bool(v) for v in found.edges]
         problems = check_answer(puzzle, edges)
@@ -376,21 +386,26 @@ def _presolve(puzzle: Puzzle, level: str, t: Trial) -> dict[int, int] | None:
         t.status, t.reason, t.verified = Status.PRESOLVED, "deduction settled the board", True
         t.answer = answer_to_bits(edges)
         t.answer_loop_size = sum(edges)
-        return None
-    return fixed
+    return fixed, sides
 
 
 def repeat_presolve(model: Model, level: str, t: Trial) -> None:
-    """Deduction again after the cuts so far (each forbids a loop found): the edges it fixes
-    now join the model as equalities (:meth:`Model.fix`); its time is the trial's."""
+    """Deduction again after the cuts so far (each forbids a loop found), from the edges the
+    model holds fixed: the edges it fixes now (face variables: the face sides) join the model
+    as equalities (:meth:`Model.fix`); its time is the trial's."""
     t0 = time.perf_counter()
     cuts = [p.constraint.source for p in model.pieces if p.constraint.source]
     found = deduce(model.puzzle, level, fixed=model.fixed, cuts=cuts)
     if found.contradiction:
         raise PresolveContradiction(f"presolve: no answer after the cuts: {found.contradiction}")
-    model.fix({e: v for e, v in enumerate(found.edges) if v >= 0 and e not in model.fixed})
+    edges = {e: v for e, v in enumerate(found.edges) if v >= 0 and e not in model.fixed}
+    model.fix(edges, {f: v for f, v in enumerate(found.faces) if v >= 0})
     t.presolve_s += time.perf_counter() - t0
-    t.presolve_fixed_final = len(model.fixed) / max(1, model.puzzle.num_edges)
+    p = model.puzzle
+    if model.faces:
+        t.presolve_fixed_final = len(model.fixed_faces) / max(1, p.num_faces)
+    else:
+        t.presolve_fixed_final = len(model.fixed) / max(1, p.num_edges)
 
 
 # -- isolation ---------------------------------------------------------------------------

@@ -129,9 +129,18 @@ def edges_result(model: Model, edges: Sequence[bool], **fields: Any) -> SolveRes
 
 def add_new_pieces(backend: ConstraintBackend, model: Model, synced: int) -> int:
     """Add the constraints of the model's pieces after the first ``synced`` (the cuts the
-    elimination loop added since the backend last read the model); returns the new mark."""
+    elimination loop added since the backend last read the model); returns the new mark. A
+    face side fixed after the build (face variables) comes as the edges it settles: the
+    backend's rows are over edges."""
+    board = model.puzzle.board
     for p in model.pieces[synced:]:
-        backend.add_constraint(p.constraint)
+        c = p.constraint
+        if c.kind == "fixed" and c.faces:
+            for e in board.face_edges[c.faces[0]]:
+                if e in model.fixed:
+                    backend.add_constraint(fixed_edge(e, model.fixed[e]))
+            continue
+        backend.add_constraint(c)
     return len(model.pieces)
 
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import ClassVar
 
@@ -37,7 +37,15 @@ from slitherbench.models.formulations.polynomial import (  # noqa: F401  (re-exp
     with_products,
 )
 from slitherbench.models.formulations.variables import VARIABLES, Variables
-from slitherbench.models.presolve import fixed_edge, substitute
+from slitherbench.models.presolve import (
+    PresolveContradiction,
+    fix_poly,
+    fixed_edge,
+    fixed_face,
+    settled_edges,
+    sides_from_edges,
+    substitute,
+)
 from slitherbench.puzzles.description import (  # noqa: F401  (re-exported)
     AT_MOST_ONE,
     CHANNEL,
@@ -168,14 +176,17 @@ class Formulation(ABC):
 
     def encode_piece(self, c: Constraint, model: Model) -> Piece:
         """The piece the model adds for ``c``: refused where the variables cannot hold the
-        row, the form's face encoding of its shape where it has one, else :meth:`encode`."""
+        row, the form's face encoding of its shape where it has one, else :meth:`encode`.
+        Face sides a presolve fixed (``model.fixed_faces``) are put into its polynomial."""
         variables = model.variables
         if not variables.takes(c):
             raise self.unencodable(c)
         special = self.face_encodings.get(c.shape) if model.faces else None
         if special is not None:
-            return special(c, model, self.weight(c))
-        return self.encode(c, model)
+            piece = special(c, model, self.weight(c))
+        else:
+            piece = self.encode(c, model)
+        return model.fix_sides(piece)
 
     @property
     def faces(self) -> bool:
@@ -241,30 +252,45 @@ class Model:
     _products: set[int] = field(default_factory=set)
     variables: Variables = field(init=False, repr=False)  # the formulation's, on this puzzle
     # Edges fixed by a presolve (:mod:`slitherbench.models.presolve`): edge -> 0/1. Those fixed
-    # when the model was built are no variables at all; later ones are equalities.
+    # when the model was built are no variables at all; later ones are equalities. With face
+    # variables: the edges the fixed face sides settle (both sides known).
     fixed: dict[int, int] = field(default_factory=dict)
-    _substituted: frozenset[int] = frozenset()  # the edges fixed at build: no labels
+    # Face variables: the face sides a presolve fixed (face -> 1 inside, 0 outside), the same
+    # way: those fixed at build are no variables, later ones are equalities.
+    fixed_faces: dict[int, int] = field(default_factory=dict)
+    _substituted: frozenset[int] = frozenset()  # the labels fixed at build: no variables
 
     def __post_init__(self) -> None:
         self.variables = VARIABLES[self.formulation.variables](self.puzzle)
 
     @classmethod
     def build(
-        cls, puzzle: Puzzle, formulation: Formulation, fixed: Mapping[int, int] | None = None
+        cls,
+        puzzle: Puzzle,
+        formulation: Formulation,
+        fixed: Mapping[int, int] | None = None,
+        faces: Mapping[int, int] | None = None,
     ) -> Model:
         """The variables' labels first (edges 0..E-1, or faces 0..F-1), a point's auxiliary
         next (E + p, or F + p); slack bits follow. ``fixed`` (edge -> 0/1, a presolve's):
-        those edges are substituted into every constraint and are no variables (edge
-        variables only)."""
+        those edges are substituted into every constraint and are no variables. With face
+        variables the presolve's ``faces`` (face -> 1 inside, 0 outside, the sides known
+        relative to the board's outside) and the sides the fixed edges settle
+        (:func:`~slitherbench.models.presolve.sides_from_edges`) are substituted instead:
+        each constraint over the edges both of whose sides are known, then each piece's
+        polynomial; those faces are no variables. A fixed edge between two faces of unknown
+        side fixes only their XOR and is not used."""
         m = cls(puzzle, formulation)
         first = m.variables.count
         m.next_label = first + puzzle.num_points
-        if fixed:
-            if m.variables.name != "edge":
-                raise FormUnavailable(
-                    f"presolve: {m.variables.name} variables are not presolved (a fixed edge "
-                    "fixes only the XOR of two face variables); use variables=edge or presolve=none"
-                )
+        if m.faces:
+            sides = dict(faces or {})
+            for f, side in sides_from_edges(puzzle.board, fixed or {}).items():
+                if sides.setdefault(f, side) != side:
+                    raise PresolveContradiction(f"face {f}: the fixed edges and sides disagree")
+            m.fixed_faces, m._substituted = sides, frozenset(sides)
+            m.fixed = settled_edges(puzzle.board, sides)
+        elif fixed:
             m.fixed, m._substituted = dict(fixed), frozenset(fixed)
         m._labels.update(e for e in range(first) if e not in m._substituted)
         rows = m.variables.prepare(base_constraints(puzzle), m.new_labels)
@@ -326,14 +352,19 @@ class Model:
         return f"y{label - first}" if label < first + self.puzzle.num_points else f"s{label}"
 
     def _add(self, c: Constraint) -> Piece | None:
-        if self.fixed and c.kind != "fixed":
-            kept = substitute(c, self.fixed)
+        if (self.fixed or self.fixed_faces) and c.kind != "fixed":
+            kept = substitute(c, self.fixed, self.fixed_faces if self.faces else None)
             if kept is None:  # met whatever the unfixed edges are: nothing to encode
                 self._cuts += c.kind in CUT_KINDS
                 return None
-            c = kept
+            # A face encoding (the QUBO's degree gadget, a loop cut's face patterns) is made
+            # from the whole row and takes the fixed sides in its polynomial (fix_sides).
+            if not (self.faces and c.shape in self.formulation.face_encodings):
+                c = kept
         piece = self.formulation.encode_piece(c, self)
-        if c.kind == "fixed":
+        if c.kind == "fixed" and c.faces:
+            self._fix_side(c.faces[0], c.allowed[0])
+        elif c.kind == "fixed":
             self.fixed[c.edges[0]] = c.allowed[0]
         self.pieces.append(piece)
         self._cuts += c.kind in CUT_KINDS
@@ -345,12 +376,43 @@ class Model:
             add_poly(self._poly, piece.poly)
         return piece
 
-    def fix(self, edges: Mapping[int, int]) -> None:
+    def fix(self, edges: Mapping[int, int], faces: Mapping[int, int] | None = None) -> None:
         """Edges a presolve fixed after the model was built (deduction run again after a
-        cut): one equality each (:func:`~slitherbench.models.presolve.fixed_edge`)."""
+        cut): one equality each (:func:`~slitherbench.models.presolve.fixed_edge`). With face
+        variables the face sides instead (``faces``, and those the edges settle), one equality
+        each (:func:`~slitherbench.models.presolve.fixed_face`)."""
+        if self.faces:
+            sides = dict(faces or {})
+            settled = sides_from_edges(self.puzzle.board, {**self.fixed, **edges})
+            for f, side in settled.items():
+                sides.setdefault(f, side)
+            for f, side in sorted(sides.items()):
+                if f not in self.fixed_faces:
+                    self._add(fixed_face(f, side))
+            return
         for e, v in edges.items():
             if e not in self.fixed:
                 self._add(fixed_edge(e, v))
+
+    def _fix_side(self, f: int, side: int) -> None:
+        """Face f's side is fixed: so are its edges to faces of known side."""
+        self.fixed_faces[f] = side
+        board = self.puzzle.board
+        for e in board.face_edges[f]:
+            g = sum(board.edge_faces[e]) - f  # the other side (-1: the outside)
+            other = self.fixed_faces.get(g) if g >= 0 else 0
+            if other is not None:
+                self.fixed[e] = int(side != other)
+
+    def fix_sides(self, piece: Piece) -> Piece:
+        """The piece with the fixed face sides put into its polynomial and its native
+        left-hand side (face variables; unchanged otherwise)."""
+        if not (self.faces and self.fixed_faces):
+            return piece
+        sides = self.fixed_faces
+        poly = None if piece.poly is None else fix_poly(piece.poly, sides)
+        lhs = None if piece.lhs is None else fix_poly(piece.lhs, sides)
+        return replace(piece, poly=poly, lhs=lhs)
 
     def add_cut(self, loop: Sequence[int]) -> Piece | None:
         return self._add(cut_constraint(loop, self.num_cuts))
@@ -459,8 +521,10 @@ class Model:
         return total
 
     def edges_of(self, sample: Mapping[int, int]) -> list[bool]:
-        """The edges a sample stands for (face variables: the borders between colours);
-        a presolve's fixed edges at their values."""
+        """The edges a sample stands for (face variables: the borders between colours, the
+        fixed sides at theirs); a presolve's fixed edges at their values."""
+        if self.fixed_faces:
+            sample = {**sample, **self.fixed_faces}
         edges = self.variables.edges_of(sample)
         for e, v in self.fixed.items():
             edges[e] = bool(v)
@@ -471,11 +535,12 @@ class Model:
         (face variables: the colouring whose borders they are), then each piece's
         auxiliaries at their best (its ``fill``) and a reduction's products."""
         sample = self.variables.assign(edges)
-        for e in self._substituted:  # no variables: not in the model
-            sample.pop(e, None)
+        sample.update(self.fixed_faces)  # a face piece's fill reads the whole colouring
         for p in self.pieces:
             if p.fill is not None:
                 sample.update(p.fill(sample))
             for g in p.gates:  # after the piece's own auxiliaries: a pair may hold one
                 sample[g.product] = int(bool(sample.get(g.u, 0) and sample.get(g.v, 0)))
+        for e in self._substituted:  # no variables: not in the model
+            sample.pop(e, None)
         return sample

@@ -31,6 +31,7 @@ from slitherbench.models.formulations.base import FormUnavailable, Model, Piece
 from slitherbench.models.formulations.penalties import exact_degree_poly, slack_term
 from slitherbench.models.formulations.polynomial import Poly, add_poly, evaluate, poly_mul  # noqa: F401  (poly_mul: re-exported)
 from slitherbench.models.formulations.variables import edge_poly
+from slitherbench.models.presolve import PresolveContradiction
 from slitherbench.puzzles.boards import Board
 from slitherbench.puzzles.description import Constraint
 
@@ -60,20 +61,33 @@ def loop_sides(board: Board, loop: Sequence[int]) -> tuple[list[int], list[int]]
     return sorted(ins), sorted(outs)
 
 
-def pattern_polys(board: Board, loop: Sequence[int]) -> list[tuple[Poly, int]]:
+def pattern_polys(
+    board: Board, loop: Sequence[int], sides: Mapping[int, int] | None = None
+) -> list[tuple[Poly, int]]:
     """The loop's on-patterns as (number of literals that hold, how many literals): inside
-    all a, outside all 1 - a, for a = 1 and (when the outside is not beside the loop) a = 0."""
+    all a, outside all 1 - a, for a = 1 and (when the outside is not beside the loop) a = 0.
+    With face ``sides`` fixed (a presolve's): a pattern one of them breaks is left out, and
+    the literals they meet drop out of the others (a "not all" over the rest)."""
     ins, outs = loop_sides(board, loop)
+    sides = sides or {}
     out = []
     for a in (1, 0):
         if a == 0 and -1 in outs:
             continue  # the outside is fixed at 0, so the loop cannot have it inside
         lhs: Poly = {}
         m = 0
+        broken = False
         for f in ins + [g for g in outs if g >= 0]:
             want = a if f in ins else 1 - a
+            if f in sides:
+                broken = broken or sides[f] != want
+                continue
             add_poly(lhs, {(f,): 1} if want else {(): 1, (f,): -1})
             m += 1
+        if broken:
+            continue
+        if not m:
+            raise PresolveContradiction(f"the fixed face sides hold every edge of loop {loop}")
         out.append((lhs, m))
     return out
 
@@ -85,7 +99,7 @@ def pattern_cut_piece(c: Constraint, model: Model, weight: int) -> Piece:
     poly: Poly = {}
     aux: list[int] = []
     fills = []
-    for lhs, m in pattern_polys(model.puzzle.board, c.edges):
+    for lhs, m in pattern_polys(model.puzzle.board, c.edges, model.fixed_faces):
         p, labels, fill = slack_term(model, lhs, 0, m - 1)
         add_poly(poly, p, weight)
         aux += labels
