@@ -312,17 +312,8 @@ def _run_trial_here(
         loop = _Loop(puzzle, model, result)
         _start(backend, model, t, t0)
         deadline = t_start + time_limit_s
-        _iterate(
-            loop,
-            backend,
-            seed,
-            max_iterations,
-            deadline,
-            time_limit_s,
-            t.build_s,
-            warm_start,
-            presolve,
-        )
+        _iterate(loop, backend, seed, max_iterations, deadline, time_limit_s, t.build_s,
+                 warm_start, presolve)  # fmt: skip
     except Exception as exc:
         _fail(t, exc)
         if loop is not None and getattr(exc, "extras", None):

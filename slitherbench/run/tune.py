@@ -487,6 +487,33 @@ class RunLog:
             f.write(json.dumps(row) + "\n")
 
 
+def _race_settings(
+    spec: dict[str, Any], cfg: DictConfig, effort: str | None
+) -> list[dict[str, int]]:
+    """The settings raced: the untuned one first, then those drawn around it."""
+    tune = cfg.tune
+    return race.candidates(
+        untuned_params(spec, effort),
+        [float(v) for v in tune.weight_factors],
+        [float(v) for v in tune.effort_factors],
+        int(tune.candidates),
+        int(tune.seed),
+    )
+
+
+def _announce_race(label: str, n: int, first: int, final: int, boards: int, limit_s: float) -> None:
+    """The race's plan and its worst-case cost, before any run."""
+    worst = race.planned_runs(n, first, final)
+    total = sum(k * r for k, r in worst)
+    print(
+        f"racing {label}: {n} settings, runs per setting "
+        f"{' -> '.join(str(r) for _, r in worst)} on {boards} boards; at most {total} runs "
+        f"x {limit_s:g} s = {total * limit_s / 3600:.2g} h",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
 def race_cell(
     spec: dict[str, Any],
     cfg: DictConfig,
@@ -498,28 +525,12 @@ def race_cell(
     file: the winner where it beats the untuned setting on the finalists' runs, else the
     untuned setting. None (nothing written) where no run of any setting ran."""
     label = f"{spec['formulation']}_{spec['backend']}"
-    tune = cfg.tune
     effort = compose_cell(spec).backend.effort
-    base = untuned_params(spec, effort)
-    settings = race.candidates(
-        base,
-        [float(v) for v in tune.weight_factors],
-        [float(v) for v in tune.effort_factors],
-        int(tune.candidates),
-        int(tune.seed),
-    )
+    settings = _race_settings(spec, cfg, effort)
     specs = [_with_params(spec, s, effort) for s in settings]
     keys = [compose_cell(s).config_hash(cfg) for s in specs]
-    first, final = int(tune.first_runs), int(tune.final_runs)
-    worst = race.planned_runs(len(settings), first, final)
-    total = sum(n * r for n, r in worst)
-    print(
-        f"racing {label}: {len(settings)} settings, runs per setting "
-        f"{' -> '.join(str(r) for _, r in worst)} on {len(puzzles)} boards; at most {total} runs "
-        f"x {float(cfg.time_limit_s):g} s = {total * float(cfg.time_limit_s) / 3600:.2g} h",
-        file=sys.stderr,
-        flush=True,
-    )
+    first, final = int(cfg.tune.first_runs), int(cfg.tune.final_runs)
+    _announce_race(label, len(settings), first, final, len(puzzles), float(cfg.time_limit_s))
     log = RunLog(out / "race" / f"{label}.jsonl")
     reasons = set()
     measured = {"new": 0, "ran": 0}
@@ -578,6 +589,16 @@ def _write_race_rows(path: Path, settings: list[dict[str, int]], result: race.Ra
     pd.DataFrame(rows).to_csv(path, index=False)
 
 
+def _score_fields(prefix: str, s: race.Score, tts99_s: float) -> dict[str, float | int]:
+    """A race score as the tuned file records it (``best_*`` or ``untuned_*``)."""
+    return {
+        f"{prefix}_tts99_s": tts99_s,
+        f"{prefix}_solved": s.solved,
+        f"{prefix}_ran": s.runs,
+        f"{prefix}_median_s": s.median_s,
+    }
+
+
 def write_race(
     spec: dict[str, Any],
     settings: list[dict[str, int]],
@@ -605,14 +626,8 @@ def write_race(
             "name": label,
             "method": "race",
             "trials": len(settings),
-            "best_tts99_s": tts(best),
-            "best_solved": best.solved,
-            "best_ran": best.runs,
-            "best_median_s": best.median_s,
-            "untuned_tts99_s": tts(base),
-            "untuned_solved": base.solved,
-            "untuned_ran": base.runs,
-            "untuned_median_s": base.median_s,
+            **_score_fields("best", best, tts(best)),
+            **_score_fields("untuned", base, tts(base)),
             "beats_untuned": bool(beats),
             "winner": settings[result.winner],
             "finalists": [settings[c] for c in result.finalists],
