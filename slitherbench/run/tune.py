@@ -229,10 +229,12 @@ def write_tuned(
             "host": provenance()["host"],
         },
     }
-    path = Path(cfg.tuned_dir) / f"{spec['formulation']}_{spec['backend']}.yaml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    head = f"# Written by experiment=tune ({study.study_name}); edit by running it again.\n"
-    path.write_text(head + OmegaConf.to_yaml(OmegaConf.create(out)))
+    path = _write_tuned(
+        cfg,
+        f"{spec['formulation']}_{spec['backend']}",
+        f"experiment=tune ({study.study_name})",
+        out,
+    )
     versus = (
         ""
         if base is None
@@ -589,6 +591,15 @@ def _write_race_rows(path: Path, settings: list[dict[str, int]], result: race.Ra
     pd.DataFrame(rows).to_csv(path, index=False)
 
 
+def _write_tuned(cfg: DictConfig, label: str, written_by: str, out: dict) -> Path:
+    """Write a cell's tuned file, ``<tuned_dir>/<label>.yaml``, headed by what wrote it."""
+    path = Path(cfg.tuned_dir) / f"{label}.yaml"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    head = f"# Written by {written_by}; edit by running it again.\n"
+    path.write_text(head + OmegaConf.to_yaml(OmegaConf.create(out)))
+    return path
+
+
 def _score_fields(prefix: str, s: race.Score, tts99_s: float) -> dict[str, float | int]:
     """A race score as the tuned file records it (``best_*`` or ``untuned_*``)."""
     return {
@@ -646,10 +657,7 @@ def write_race(
             "host": provenance()["host"],
         },
     }
-    path = Path(cfg.tuned_dir) / f"{label}.yaml"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    head = f"# Written by experiment={cfg.experiment_name} ({label}, race); edit by running it again.\n"
-    path.write_text(head + OmegaConf.to_yaml(OmegaConf.create(out)))
+    path = _write_tuned(cfg, label, f"experiment={cfg.experiment_name} ({label}, race)", out)
     print(
         f"{label}: best {json.dumps(settings[result.winner])} solved {best.solved}/{best.runs} "
         f"(untuned {base.solved}/{base.runs}: {'beaten' if beats else 'not beaten'}) -> {path}"

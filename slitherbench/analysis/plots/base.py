@@ -119,6 +119,19 @@ class ReportItem:
         raise NotImplementedError(f"report item {self.name!r} writes nothing")
 
 
+def cell_grid(text: pd.DataFrame, column: str) -> pd.DataFrame:
+    """A text table with a row per cell (form x backend) and a column per value of
+    ``column`` in first-seen order, from rows holding their cell text in ``text`` ("–": none)."""
+    grid = text.pivot_table(
+        index=["form_variant", "backend"], columns=column, values="text",
+        aggfunc="first", sort=False,
+    )  # fmt: skip
+    grid = grid.reindex(columns=list(dict.fromkeys(text[column]))).fillna("–")
+    grid = grid.reset_index().rename(columns={"form_variant": "Form", "backend": "Backend"})
+    grid.columns.name = None
+    return grid
+
+
 def write_grid(
     grid: pd.DataFrame, rows: pd.DataFrame, out: Path, stem: str, caption: str
 ) -> list[Path]:

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from slitherbench.analysis import stats
-from slitherbench.analysis.plots.base import ReportData, ReportItem, ran_only, write_grid
+from slitherbench.analysis.plots.base import ReportData, ReportItem, cell_grid, ran_only, write_grid
 from slitherbench.analysis.plots.style import Styles, legend, provenance_note, save_figure
 
 BASE_FACES = 25  # the smallest class's nominal size; the classes double from it
@@ -64,14 +64,7 @@ def faces_grid(trials: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     class, "solved/ran"), and the rows it is made from."""
     rows = pooled_by_faces(trials)
     text = rows.assign(text=rows.solved.astype(str) + "/" + rows.ran.astype(str))
-    grid = text.pivot_table(
-        index=["form_variant", "backend"], columns="label", values="text",
-        aggfunc="first", sort=False,
-    )  # fmt: skip
-    grid = grid.reindex(columns=list(dict.fromkeys(rows["label"]))).fillna("–")
-    grid = grid.reset_index().rename(columns={"form_variant": "Form", "backend": "Backend"})
-    grid.columns.name = None
-    return grid, rows
+    return cell_grid(text, "label"), rows
 
 
 class _ByFaces(ReportItem):

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from slitherbench.analysis import stats
-from slitherbench.analysis.plots.base import ReportData, ReportItem, ran_only, write_grid
+from slitherbench.analysis.plots.base import ReportData, ReportItem, cell_grid, ran_only, write_grid
 from slitherbench.analysis.plots.style import Styles, legend, provenance_note, save_figure
 from slitherbench.sources.grades import GRADES
 
@@ -96,14 +96,7 @@ def grade_grid(trials: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         head=rows["grade"].map(heads),
         text=counts + ", " + rows.iterations_median.map(_iterations_text),
     )
-    grid = text.pivot_table(
-        index=["form_variant", "backend"], columns="head", values="text",
-        aggfunc="first", sort=False,
-    )  # fmt: skip
-    grid = grid.reindex(columns=list(dict.fromkeys(text["head"]))).fillna("–")
-    grid = grid.reset_index().rename(columns={"form_variant": "Form", "backend": "Backend"})
-    grid.columns.name = None
-    return grid, rows
+    return cell_grid(text, "head"), rows
 
 
 class TableByGrade(ReportItem):
