@@ -182,3 +182,32 @@ def test_a_crashed_commands_output_tails_are_kept_with_the_trial(board) -> None:
     extras = json.loads(r.trial.extras)
     assert extras["exit_code"] == 3
     assert "solver crashed" in extras["stderr_tail"] and "partial" in extras["stdout_tail"]
+
+
+@pytest.mark.slow
+def test_the_presolved_model_is_what_the_command_gets(tmp_path: Path) -> None:
+    from slitherbench.deduction import deduce
+    from slitherbench.sources.generate import generate
+
+    p = generate(5, 5, 1, min_grade="lookahead1")  # forced moves settle part of it
+    fixed = {e: v for e, v in enumerate(deduce(p, "rules").edges) if v >= 0}
+    assert 0 < len(fixed) < p.num_edges
+    script = tmp_path / "sat.py"
+    script.write_text(SAT_SCRIPT)
+    kept = {}
+    for form, command in [(QuboFormulation(), None), (ConsFormulation(), f"{PY} {script} {{input}}")]:
+        keep = tmp_path / form.name
+        backend = ExternalBackend(keep_files=str(keep), **({"command": command} if command else {}))
+        r = run_trial(p, form, backend, seed=3, max_iterations=10, time_limit_s=30, presolve="rules")
+        t = r.trial
+        assert t.status == "solved" and t.verified, t.reason
+        assert all(t.answer[e] == str(v) for e, v in fixed.items())
+        kept[form.name] = (t, next(keep.iterdir()))
+    # the penalty file holds the presolved polynomial: the fixed edges are no variables
+    t, where = kept["qubo"]
+    sidecar = json.loads((where / "model-1.qplib.json").read_text())
+    assert len(sidecar["variables"]) == t.first_variables < t.unpresolved_variables
+    # the constraint description holds every fixed edge as a unit clause (DIMACS: edge e is e+1)
+    _, where = kept["cons"]
+    units = {ln for ln in (where / "model-1.cnf").read_text().splitlines() if len(ln.split()) == 2}
+    assert {f"{'' if v else '-'}{e + 1} 0" for e, v in fixed.items()} <= units

@@ -20,6 +20,9 @@ model's auxiliaries as the exact backends' are. The runner then judges the sampl
 model's own energy and the checker, as for every backend. A command that exits with a code
 outside ``ok_exit_codes``, writes nothing readable, or a sample of the wrong length is an
 ``error`` with a one-line reason (exit code, last line of standard error).
+
+With a presolve (``presolve=rules``), the file holds the presolved model: the edges deduction
+fixed are no variables of the penalty formats, and one unit constraint each in the exact ones.
 """
 
 from __future__ import annotations

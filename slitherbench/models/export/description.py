@@ -1,15 +1,19 @@
 """What the exact families' files hold: the constraint description (clue sums, degree rules,
-puzzle rules, and the cuts a model has gathered), as the exact backends build it."""
+puzzle rules, the edges a presolve fixed, and the cuts a model has gathered), as the exact
+backends build it."""
 
 from __future__ import annotations
 
 from slitherbench.models.export.common import ExportError
 from slitherbench.models.formulations import CUT_KINDS, Constraint, Model
+from slitherbench.models.presolve import fixed_edge
 
 
 def description_cuts(model: Model, fmt: str) -> list[Constraint]:
-    """The model's cuts, once it is checked to be one the exact formats hold: the cons form
-    over edge variables (the description is over edges; face variables have no such file)."""
+    """The constraints beyond the board's description, once the model is checked to be one
+    the exact formats hold (the cons form over edge variables; face variables have no such
+    file): one equality per edge a presolve fixed (at the build or after a cut, as the exact
+    backends add them), then the model's cuts."""
     form = model.formulation
     if not form.native:
         raise ExportError(
@@ -21,7 +25,8 @@ def description_cuts(model: Model, fmt: str) -> list[Constraint]:
             f"format {fmt} holds the constraint description over edge variables; "
             f"{form.describe()} has face variables: use variables=edge"
         )
-    return [p.constraint for p in model.pieces if p.constraint.kind in CUT_KINDS]
+    fixed = [fixed_edge(e, v) for e, v in sorted(model.fixed.items())]
+    return fixed + [p.constraint for p in model.pieces if p.constraint.kind in CUT_KINDS]
 
 
 def kind_counts(model: Model) -> str:
