@@ -107,6 +107,7 @@ def test_backend_axis_pairs_within_each_form() -> None:
     }
 
 
+@pytest.mark.slow
 def test_cell_axis() -> None:
     trials = _frame(_cell("hubo", "sa", True), _cell("qubo", "openjij", False))
     assert _pairs(compare(trials, "hubo/sa", "qubo/openjij")) == {"all pairs": (12, 12, 0)}

@@ -119,6 +119,7 @@ EXPORT_VALID = ["form=qubo", "form=hubo", "variables=face", "format=lp", "format
                 "degree_mode=exact", "puzzle_file=board.txt"]  # fmt: skip
 
 
+@pytest.mark.slow
 @FAST
 @given(
     drop=st.sets(st.sampled_from(EXPORT_BASE)),

@@ -99,6 +99,7 @@ def _smoke(tmp_path: Path):
     return cfg
 
 
+@pytest.mark.slow
 def test_a_run_stores_each_boards_grade_graded_once_per_board(tmp_path: Path, monkeypatch) -> None:
     calls = []
 

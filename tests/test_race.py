@@ -51,6 +51,7 @@ def test_the_search_box_is_centred_on_the_untuned_setting_with_the_configured_fa
     assert 6000 < math.exp(sum(map(math.log, sweeps)) / len(sweeps)) < 8300
 
 
+@pytest.mark.slow
 def test_the_configured_factors_centre_each_graded_cells_box_on_its_own_setting() -> None:
     cfg = _cfg("tune.effort_factors=[0.25,2]")
     for spec, sweeps in zip(cfg.cells, (10000, 10000, 5000, 5000), strict=True):
@@ -117,6 +118,7 @@ def _params(spec) -> dict:
     return {**spec["formulation_params"], **spec["backend_params"]}
 
 
+@pytest.mark.slow
 def test_a_setting_ahead_early_but_worse_on_the_finalists_runs_is_never_written(
     tmp_path: Path,
 ) -> None:
@@ -136,6 +138,7 @@ def test_a_setting_ahead_early_but_worse_on_the_finalists_runs_is_never_written(
     assert written.study.winner == UNTUNED_SA
 
 
+@pytest.mark.slow
 def test_the_untuned_setting_is_written_when_nothing_beats_it(tmp_path: Path) -> None:
     def runner(spec, puzzle, rep, cfg):
         return race.Outcome(False, 2.0)  # nothing solves: every setting ties
@@ -150,6 +153,7 @@ def test_the_untuned_setting_is_written_when_nothing_beats_it(tmp_path: Path) ->
     assert a.config_hash(run) == b.config_hash(untuned)
 
 
+@pytest.mark.slow
 def test_a_setting_that_beats_the_untuned_one_is_written_and_the_race_resumes(
     tmp_path: Path,
 ) -> None:

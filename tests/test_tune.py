@@ -57,6 +57,7 @@ def test_the_full_training_suite_is_at_the_evaluation_sizes_and_never_evaluated(
     assert OmegaConf.to_container(cfg.cells) == OmegaConf.to_container(full.cells)
 
 
+@pytest.mark.slow
 def test_the_graded_training_suite_is_the_by_grade_runs_sizes_and_grades_never_evaluated() -> None:
     train = get_suite("graded_training")
     assert sorted((p.size_label, p.meta["grade"]) for p in train) == sorted(
@@ -151,6 +152,7 @@ def test_tune_writes_settings_that_the_comparison_runs(tmp_path: Path, capsys) -
     )
 
 
+@pytest.mark.slow
 def test_a_storage_another_process_is_creating_is_opened_on_a_retry(tmp_path, monkeypatch) -> None:
     """Two ``cell=K`` processes starting at once race to create the SQLite file's tables; the
     loser saw "table ... already exists" and stopped. It now retries and opens the storage."""

@@ -41,6 +41,7 @@ def test_configured_packages_have_no_type_errors(
     assert f"no issues found in {modules} source files" in report, report
 
 
+@pytest.mark.slow
 def test_the_stated_strictness_is_applied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """check_untyped_defs: an error in the body of a function without annotations counts."""
     sample = tmp_path / "untyped.py"
