@@ -14,7 +14,9 @@ keeps config hashes.
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -459,3 +461,68 @@ def test_a_loop_cut_over_faces_keeps_the_patterns_the_fixed_sides_leave(form: st
     assert face_zero_rows(presolved, sides) == face_zero_rows(original, sides)
     if form != "conf-cons/face":  # the slack of one pattern of four literals: two bits
         assert len(presolved.pieces[-1].aux) == 2 < len(original.pieces[-1].aux)
+
+
+def _graded_7x7() -> Puzzle:
+    from slitherbench.sources.library import shipped
+
+    return next(p for p in shipped("lookahead") if p.name == "gen-7x7-lookahead1-s1")
+
+
+def test_a_face_row_the_fixed_sides_settle_is_no_native_constraint() -> None:
+    """On this board forced moves fix every face around some points: their degree rows are
+    numbers once the sides are put in, and pyqbpp's cons() takes only an expression. Each such
+    row is met (the presolve is right) and leaves the model; every native row kept has a
+    variable, and the face cons model goes into a pyqbpp expression whole."""
+    p = _graded_7x7()
+    found = deduce(p, "rules")
+    sides = {f: v for f, v in enumerate(found.faces) if v >= 0}
+    fixed = {e: v for e, v in enumerate(found.edges) if v >= 0}
+    model = Model.build(p, ConsFormulation(variables="face"), fixed=fixed, faces=sides)
+    natives = [pc for pc in model.pieces if pc.native is not None and pc.lhs is not None]
+    assert natives and all(any(t for t in pc.lhs) for pc in natives)
+    unpresolved = Model.build(p, ConsFormulation(variables="face"))
+    assert len(model.pieces) < len(unpresolved.pieces)
+    answer = [int(c) for c in p.meta["answer"]]
+    assert model.energy(model.complete({e: answer[e] for e in range(len(answer))})) == 0
+    pytest.importorskip("pyqbpp")
+    import subprocess
+    import sys
+
+    script = (
+        "from test_presolve import _graded_7x7\n"
+        "from slitherbench.deduction import deduce\n"
+        "from slitherbench.models.formulations import ConsFormulation, Model\n"
+        "from slitherbench.solvers.qbpp_session import QbppSession\n"
+        "p = _graded_7x7(); d = deduce(p, 'rules')\n"
+        "m = Model.build(p, ConsFormulation(variables='face'),\n"
+        "    fixed={e: v for e, v in enumerate(d.edges) if v >= 0},\n"
+        "    faces={f: v for f, v in enumerate(d.faces) if v >= 0})\n"
+        "QbppSession().sync(m)\n"
+        "print('synced')\n"
+    )
+    tests_dir = str(Path(__file__).parent)
+    out = subprocess.run(  # a fresh process: pyqbpp counts variables per process
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+        cwd=tests_dir, env={**os.environ, "PYTHONPATH": tests_dir},
+    )  # fmt: skip
+    assert out.returncode == 0 and "synced" in out.stdout, out.stderr[-2000:]
+
+
+def test_fixed_sides_that_break_a_face_row_are_a_contradiction() -> None:
+    """The same rows with one settled face flipped: a point's degree row (or a clue's) is a
+    number outside its allowed values, which is no answer, never a row dropped."""
+    p = _graded_7x7()
+    found = deduce(p, "rules")
+    sides = {f: v for f, v in enumerate(found.faces) if v >= 0}
+    with_rows = Model.build(p, ConsFormulation(variables="face"), faces=sides)
+    assert with_rows.pieces
+    flipped = False
+    for f in sorted(sides):
+        wrong = {**sides, f: 1 - sides[f]}
+        try:
+            Model.build(p, ConsFormulation(variables="face"), faces=wrong)
+        except PresolveContradiction:
+            flipped = True
+            break
+    assert flipped

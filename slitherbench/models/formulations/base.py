@@ -362,6 +362,17 @@ class Model:
             if not (self.faces and c.shape in self.formulation.face_encodings):
                 c = kept
         piece = self.formulation.encode_piece(c, self)
+        if c.kind != "fixed" and piece.lhs is not None and all(not t for t in piece.lhs):
+            # A native row over faces whose sides are all fixed: a number, not a constraint
+            # (a solver's cons() takes an expression). Met: nothing to encode; not met: the
+            # fixed sides contradict the row.
+            value = piece.lhs.get((), 0)
+            if value not in c.allowed:
+                raise PresolveContradiction(
+                    f"{c.kind} row: the fixed face sides give {value}, allowed {list(c.allowed)}"
+                )
+            self._cuts += c.kind in CUT_KINDS
+            return None
         if c.kind == "fixed" and c.faces:
             self._fix_side(c.faces[0], c.allowed[0])
         elif c.kind == "fixed":
