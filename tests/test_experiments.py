@@ -239,6 +239,8 @@ REPRODUCED = [
     QuickReproduce("colorlink", "report: ", _report("colorlink")),
     QuickReproduce("cons_hubo_qubo", "report: ", _report("cons_hubo_qubo")),
     QuickReproduce("by_grade", "between none and rules", _report("by_grade")),
+    QuickReproduce("by_grade_faces", "between none and rules", _report("by_grade_faces")),
+    QuickReproduce("frontier_graded", "report: ", _report("frontier_graded")),
     QuickReproduce(
         "by_grade_tuned",
         "report: ",
