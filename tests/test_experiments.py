@@ -241,6 +241,7 @@ REPRODUCED = [
     QuickReproduce("by_grade", "between none and rules", _report("by_grade")),
     QuickReproduce("by_grade_faces", "between none and rules", _report("by_grade_faces")),
     QuickReproduce("frontier_graded", "report: ", _report("frontier_graded")),
+    QuickReproduce("frontier_graded_faces", "report: ", _report("frontier_graded_faces")),
     QuickReproduce(
         "by_grade_tuned",
         "report: ",

@@ -15,7 +15,7 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from slitherbench.analysis.plots.base import ReportData
-from slitherbench.analysis.plots.by_grade import TableByGrade
+from slitherbench.analysis.plots.by_grade import FigureByGrade, TableByGrade
 from slitherbench.analysis.report import main as report_main
 from slitherbench.deduction import grade
 from slitherbench.method.record import Trial
@@ -152,6 +152,15 @@ def test_the_grade_table_counts_each_cell_by_grade(tmp_path: Path) -> None:
     csv = pd.read_csv(tmp_path / "table_by_grade.csv")
     la1 = csv[csv.grade == "lookahead1"].iloc[0]
     assert la1.sizes == "7x7..10x10" and la1.boards == 2 and la1.ran == 3
+
+
+def test_a_store_whose_boards_were_all_presolved_says_so_and_draws_nothing(tmp_path: Path) -> None:
+    rows = [_trial("a", 3, "rules", "presolved", 0), _trial("b", 4, "rules", "presolved", 0)]
+    data = ReportData(pd.DataFrame(rows), pd.DataFrame(), tmp_path)
+    assert TableByGrade().applies(data)
+    TableByGrade().write(data)
+    assert (tmp_path / "table_by_grade.md").read_text().startswith("No trial ran a backend")
+    assert not FigureByGrade().applies(data)
 
 
 @pytest.mark.slow

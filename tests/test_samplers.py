@@ -249,3 +249,16 @@ def test_cell_params_may_set_constructor_settings_but_not_unknown_names() -> Non
     )
     with pytest.raises(ConfigError, match=r"pt has no setting max_round .*max_rounds"):
         resolve_cells(bad)
+
+
+def test_a_size_the_presolve_settled_does_not_stop_the_cell(tmp_path: Path) -> None:
+    # Forced moves settle the tiny suite's 3x3 board: the backend never ran there, so the
+    # cell goes on to the next size (before, a presolved size counted as "solved nothing").
+    cfg = _frontier_cfg(
+        ["puzzle=tiny", "presolve=rules", "repetitions=1",
+         "cells=[{formulation: qubo, backend: steepest}]"]
+    )  # fmt: skip
+    table = run_experiment(cfg, tmp_path / "store")
+    by_size = table.groupby(table.rows * table.cols)["status"].agg(list).to_dict()
+    assert by_size[9] == ["presolved"]
+    assert len(by_size) == 2, by_size  # the next size ran too

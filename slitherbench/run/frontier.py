@@ -1,5 +1,7 @@
 """The frontier rule: run a cell's boards smallest first and stop the cell at the first board
 size where it solved nothing (every trial there final, none solved); larger boards are not run.
+A size whose boards the presolve settled (every trial ``presolved``) never ran the backend,
+so it does not stop the cell.
 
 The rule reads the store, so it holds across resumed runs and workers sharing the store.
 """
@@ -47,7 +49,8 @@ class FrontierGate:
         final = {s.value for s in FINAL_STATUSES}
         for c in smaller:
             got = [status.get(k) for k in self.keys[(h, c)]]
-            if all(s in final for s in got) and Status.SOLVED.value not in got:
+            tried = [s for s in got if s != Status.PRESOLVED.value]  # the backend ran
+            if all(s in final for s in got) and tried and Status.SOLVED.value not in got:
                 self.stopped[h] = (
                     f"frontier: nothing solved at {self.labels[c]} ({len(got)} trials), "
                     "so larger boards are not run"

@@ -118,6 +118,13 @@ class TableByGrade(ReportItem):
                 "difficulty grade was (the trial column `grade`); a new run records it.\n"
             )
             return [path]
+        if by_grade(data.sized).empty:
+            path = data.out / f"{self.name}.md"
+            path.write_text(
+                "No trial ran a backend: the presolve settled every board (status "
+                "`presolved`), or every trial was skipped or failed.\n"
+            )
+            return [path]
         grid, rows = grade_grid(data.sized)
         return write_grid(grid, rows, data.out, self.name, f"{GRADE_CAPTION} {data.note}")
 
@@ -132,7 +139,8 @@ class FigureByGrade(ReportItem):
     order = 52
 
     def applies(self, data: ReportData) -> bool:
-        return has_grades(data.trials)
+        # nothing to draw where no graded trial ran a backend (every board presolved)
+        return has_grades(data.trials) and not by_grade(data.sized).empty
 
     def write(self, data: ReportData) -> list[Path]:
         rows = by_grade(data.sized)
