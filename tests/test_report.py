@@ -484,3 +484,21 @@ def test_an_ecdf_of_many_trials_is_drawn_through_a_bounded_number_of_its_points(
     assert len(x) <= MAX_STEPS + 1
     assert y[-1] == 25_000 / 30_000 and x[1] == values.min() and x[-1] == values.max()
     plt.close(fig)
+
+
+def test_the_board_figure_skips_trials_whose_samples_a_kept_store_dropped() -> None:
+    # A store extended from a kept copy: trial "old" lost its samples, "new" has them.
+    from slitherbench.analysis.plots.board import pick_board_trial
+
+    trials = pd.DataFrame(
+        {"key": ["old", "new"], "status": ["solved", "solved"], "retries": [0, 0]}
+    )
+    iterations = pd.DataFrame(
+        {
+            "key": ["old", "old", "old", "new"],
+            "energy": [0, 0, 0, 0],
+            "edges": [None, None, None, "0110"],
+        }
+    )
+    assert pick_board_trial(trials, iterations)["key"] == "new"
+    assert pick_board_trial(trials, iterations.drop(columns="edges")) is None

@@ -86,7 +86,12 @@ def pick_board_trial(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.Serie
     ok = trials[trials.status == "solved"]
     if ok.empty or iterations.empty or "energy" not in iterations:
         return None
-    zero = iterations[iterations.energy == 0].groupby("key").size()
+    # A kept store drops each solve's sample, so a store extended from one holds trials with
+    # and without samples: only a trial whose samples are stored can be drawn.
+    if "edges" not in iterations:
+        return None
+    drawable = iterations[(iterations.energy == 0) & iterations["edges"].notna()]
+    zero = drawable.groupby("key").size()
     ok = ok[ok["key"].isin(zero.index)]
     if ok.empty:
         return None
