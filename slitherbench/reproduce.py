@@ -330,6 +330,8 @@ def main(argv: list[str] | None = None) -> int:
             code = _run(command)
             if code == 2:  # the run refused its input and said why, in one line
                 return 2
+            if code in (130, -signal.SIGINT):  # stopped: the Ctrl-C reached the run first
+                raise KeyboardInterrupt
             if code != 0:
                 _say(f"error: the run above ended with code {code}; nothing reported")
                 return code
