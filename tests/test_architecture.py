@@ -82,6 +82,7 @@ def test_no_import_cycle_in_the_package() -> None:
     assert cycles == []
 
 
+@pytest.mark.slow  # among the slowest fast tests: the full suite runs it, the fast subset not
 @pytest.mark.parametrize(
     "module",
     [

@@ -106,6 +106,7 @@ def test_the_error_reference_lists_the_new_messages() -> None:
     assert "`ExportError`" in errors
 
 
+@pytest.mark.slow  # among the slowest fast tests: the full suite runs it, the fast subset not
 @pytest.mark.parametrize(
     ("override", "says"),
     [

@@ -216,6 +216,7 @@ def face_fixings(p: Puzzle) -> dict[str, dict[int, int]]:
     return out
 
 
+@pytest.mark.slow  # among the slowest fast tests: the full suite runs it, the fast subset not
 @pytest.mark.parametrize("board", sorted(FACE_BOARDS))
 @pytest.mark.parametrize("form", sorted(FACE_FORMS))
 def test_face_presolve_energy_zero_is_the_original_agreeing_with_the_fixed_sides(
@@ -469,6 +470,7 @@ def _graded_7x7() -> Puzzle:
     return next(p for p in shipped("lookahead") if p.name == "gen-7x7-lookahead1-s1")
 
 
+@pytest.mark.slow  # among the slowest fast tests: the full suite runs it, the fast subset not
 def test_a_face_row_the_fixed_sides_settle_is_no_native_constraint() -> None:
     """On this board forced moves fix every face around some points: their degree rows are
     numbers once the sides are put in, and pyqbpp's cons() takes only an expression. Each such
