@@ -44,8 +44,8 @@ def board_figure(
     from slitherbench.puzzles.check import split_loops
 
     p = Puzzle.parse(str(trial["puzzle_rows"]), name=str(trial["puzzle"]))
-    its = iterations[iterations.key == trial["key"]].sort_values("iteration")
-    its = its[its.energy == 0]
+    its = drawable(iterations)
+    its = its[its.key == trial["key"]].sort_values("iteration")
     if len(its) > max_panels:  # first and last iterations matter most
         its = pd.concat([its.head(max_panels // 2), its.tail(max_panels - max_panels // 2)])
     answer = None
@@ -80,18 +80,19 @@ def board_figure(
     return save_figure(fig, note, out, stem)
 
 
+def drawable(iterations: pd.DataFrame) -> pd.DataFrame:
+    """The energy-0 iterations whose sample is stored. A kept store drops each solve's
+    sample, so a store extended from one holds trials with and without samples."""
+    if not {"key", "energy", "edges"} <= set(iterations.columns):  # none stored, or no samples
+        return pd.DataFrame(columns=["key", "iteration", "energy", "edges"])
+    return iterations[(iterations.energy == 0) & iterations["edges"].notna()]
+
+
 def pick_board_trial(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.Series | None:
     """The solved trial with the most energy-0 iterations (ties: fewest retries, then key),
-    among those whose iterations are stored; None if there is none."""
+    among those whose samples are stored (:func:`drawable`); None if there is none."""
     ok = trials[trials.status == "solved"]
-    if ok.empty or iterations.empty or "energy" not in iterations:
-        return None
-    # A kept store drops each solve's sample, so a store extended from one holds trials with
-    # and without samples: only a trial whose samples are stored can be drawn.
-    if "edges" not in iterations:
-        return None
-    drawable = iterations[(iterations.energy == 0) & iterations["edges"].notna()]
-    zero = drawable.groupby("key").size()
+    zero = drawable(iterations).groupby("key").size()
     ok = ok[ok["key"].isin(zero.index)]
     if ok.empty:
         return None
@@ -101,7 +102,7 @@ def pick_board_trial(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.Serie
 
 class BoardIterations(ReportItem):
     """``board_iterations``: the trial ``--board-trial`` names, or the solved trial with the
-    most energy-0 iterations (:func:`pick_board_trial`); a trial whose iterations are
+    most energy-0 iterations (:func:`pick_board_trial`); a trial whose samples are
     stored. A ``--board-trial`` that names no trial of the store is one error line."""
 
     name = "board_iterations"
@@ -118,8 +119,7 @@ class BoardIterations(ReportItem):
 
     def applies(self, data: ReportData) -> bool:
         chosen = self.chosen(data)
-        its = data.iterations
-        return chosen is not None and not its.empty and chosen["key"] in set(its["key"])
+        return chosen is not None and chosen["key"] in set(drawable(data.iterations)["key"])
 
     def write(self, data: ReportData) -> list[Path]:
         return board_figure(self.chosen(data), data.iterations, data.out)
