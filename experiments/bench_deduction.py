@@ -5,7 +5,11 @@ Targets: a 30x40 board to its rules fixpoint in <= 10 ms, and through look-ahead
 and repeats; the maximum is printed beside it). Also timed: the corpus's largest boards
 (Loopy 20x36 and 14x24, every difficulty), look-ahead 2 with ``--lookahead2`` (seconds per
 30x40 board), and the one-off cost of a board's adjacency tables (the first call on a board;
-the timed calls reuse them, as a run that deduces after every cut does). Wall time and the
+the timed calls reuse them, as a run that deduces after every cut does). Look-ahead is timed
+twice: with the engine as it runs by default (``engine`` auto: the compiled look-ahead 1
+loop on boards of 1,000 edges or more, see slitherbench/deduction/compiled.py) and with the
+pure-Python loop alone (``engine`` python); the compiled code's one-off cost (compiling it, or
+loading it from numba's cache) is timed apart, as the tables are. Wall time and the
 process's CPU time are both printed: on a shared machine the wall time also counts the
 time other processes held the cores (the load average is printed at the end).
 
@@ -35,7 +39,7 @@ from pathlib import Path
 import pandas as pd
 
 from slitherbench.analysis import benchmark_page, render
-from slitherbench.deduction import deduce
+from slitherbench.deduction import compiled, deduce
 from slitherbench.deduction.engine import tables
 from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.sources.library import loopy_dev, shipped
@@ -43,7 +47,8 @@ from slitherbench.sources.library import loopy_dev, shipped
 TARGETS_MS = {"rules": 10.0, "lookahead1": 50.0}
 TARGET_GROUP = "generated 30x40"
 COMMAND = "python experiments/bench_deduction.py"
-PACKAGES: tuple[str, ...] = ()  # the engine is pure Python: no package's version matters
+PACKAGES = ("numba", "numpy")  # the compiled look-ahead 1 loop
+ENGINES = ("auto", "python")  # auto: what deduce runs by default; python: the Python loop
 
 
 def boards(quick: bool) -> dict[str, list]:
@@ -59,8 +64,9 @@ def boards(quick: bool) -> dict[str, list]:
     }
 
 
-def time_ms(puzzle, level: str) -> tuple[float, float, float]:
+def time_ms(puzzle, level: str, engine: str = "auto") -> tuple[float, float, float]:
     """Wall and CPU milliseconds of one call, and the share of edges fixed."""
+    os.environ[compiled.ENV] = engine
     start, cpu = time.perf_counter(), time.process_time()
     found = deduce(puzzle, level)
     elapsed = (time.perf_counter() - start) * 1000
@@ -79,8 +85,12 @@ def verdict(ms: float, target: float) -> str:
 
 def page_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
     """The medians per group and level, and the targets judged on wall and CPU time."""
-    timed = rows[rows["level"] != "tables"]
-    grouped = timed.groupby(["boards", "level"], sort=False)
+    # Rows measured before the compiled loop have no engine column (the Python engine ran);
+    # their page keeps the layout it was published with.
+    engines = "engine" in rows
+    timed = rows[~rows["level"].isin(["tables", "compiled code"])]
+    keys = ["boards", "level", "engine"] if engines else ["boards", "level"]
+    grouped = timed.groupby(keys, sort=False)
     table = grouped.agg(
         boards_n=("puzzle", "nunique"),
         calls=("wall_ms", "size"),
@@ -106,18 +116,35 @@ def page_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
         }
     )
     loads = rows["load_1min"].dropna()
+    loaded = rows[rows["level"] == "compiled code"]["wall_ms"]
     caption = (
-        "Per group of boards and level: every board and repeat (look-ahead 2 once per board). "
-        "CPU ms: the process's own CPU time; wall ms also counts the time other processes "
+        (
+            "Per group of boards, level and engine (auto: deduce's default, which runs the "
+            "compiled look-ahead 1 loop on boards of 1,000 edges or more; python: the "
+            "pure-Python loop alone): every board and repeat (look-ahead 2 once per board). "
+            if engines
+            else "Per group of boards and level: every board and repeat (look-ahead 2 once "
+            "per board). "
+        )
+        + "CPU ms: the process's own CPU time; wall ms also counts the time other processes "
         "held the cores (load average over the run: "
         f"{loads.min():.1f}-{loads.max():.1f} on {int(rows['cpu_count'].iloc[0])} cores). "
         "tables ms: building a board geometry's adjacency tables (once per geometry, shared "
         "by its boards and reused by every later call), outside the timed calls."
+        + (
+            " The compiled code's one-off cost in a fresh process (compiling it, or loading "
+            "it from numba's cache), also outside the timed calls: "
+            f"{render.fmt(float(loaded.max()))} ms."
+            if not loaded.empty
+            else ""
+        )
     )
     out = [("Milliseconds per call", render.grid_markdown(table, caption))]
     lines = []
     for level, target in TARGETS_MS.items():
         got = timed[(timed["boards"] == TARGET_GROUP) & (timed["level"] == level)]
+        if engines:
+            got = got[got["engine"] == "auto"]
         if got.empty:
             continue
         wall, cpu = float(got["wall_ms"].median()), float(got["cpu_ms"].median())
@@ -135,7 +162,8 @@ def page_sections(rows: pd.DataFrame) -> list[tuple[str, str]]:
             "Targets",
             benchmark_page.targets_markdown(
                 lines,
-                "Judged on the median over the generated 30x40 boards and repeats.",
+                "Judged on the median over the generated 30x40 boards and repeats"
+                + (", with the engine deduce runs by default." if engines else "."),
                 "Not judged: the rows hold no generated 30x40 board (a quick run).",
             ),
         )
@@ -176,9 +204,10 @@ def main(argv: list[str] | None = None) -> int:
         f"Python {platform.python_version()}  repeats {repeats}"
     )
     levels = ["rules", "lookahead1"] + (["lookahead2"] if args.lookahead2 else [])
-    medians: dict[tuple[str, str], tuple[float, float]] = {}
+    medians: dict[tuple[str, str, str], tuple[float, float, float]] = {}
+    loaded: list[float] = []
     print(
-        f"{'boards':18} {'level':11} {'n':>3} {'median ms':>10} {'max ms':>9} "
+        f"{'boards':18} {'level':11} {'engine':8} {'n':>3} {'median ms':>10} {'max ms':>9} "
         f"{'CPU ms':>7} {'fixed':>6}"
     )
     rows: list[dict[str, object]] = []
@@ -196,26 +225,38 @@ def main(argv: list[str] | None = None) -> int:
                          "wall_ms": built[-1], "cpu_ms": None, "fixed_share": None,
                          "load_1min": load()})  # fmt: skip
         print(
-            f"{group:18} {'tables':11} {len(built):3d} {statistics.median(built):10.1f} "
+            f"{group:18} {'tables':11} {'':8} {len(built):3d} {statistics.median(built):10.1f} "
             f"{max(built):9.1f}       -      -"
         )
+        covered = [p for p in puzzles if p.num_edges >= compiled.MIN_EDGES]
+        if covered and compiled.AVAILABLE and not loaded:
+            # The first compiled call of the process pays for the compiled code: timed apart.
+            first, _, _ = time_ms(covered[0], "lookahead1")
+            again, _, _ = time_ms(covered[0], "lookahead1")
+            loaded.append(first - again)
+            rows.append({"boards": group, "puzzle": covered[0].name, "level": "compiled code",
+                         "repeat": 0, "wall_ms": first - again, "cpu_ms": None,
+                         "fixed_share": None, "load_1min": load(), "engine": "auto"})  # fmt: skip
+            print(f"{group:18} {'compiled':11} {'code':8} {1:3d} {first - again:10.1f}")
         for level in levels:
-            times, cpus, shares = [], [], []
-            for p in puzzles:
-                for rep in range(1 if level == "lookahead2" else repeats):
-                    ms, cpu_ms, share = time_ms(p, level)
-                    times.append(ms)
-                    cpus.append(cpu_ms)
-                    rows.append({"boards": group, "puzzle": p.name, "level": level,
-                                 "repeat": rep, "wall_ms": ms, "cpu_ms": cpu_ms,
-                                 "fixed_share": share, "load_1min": load()})  # fmt: skip
-                shares.append(share)
-            med, top = statistics.median(times), max(times)
-            medians[(group, level)] = (med, top, statistics.median(cpus))
-            print(
-                f"{group:18} {level:11} {len(times):3d} {med:10.1f} {top:9.1f} "
-                f"{statistics.median(cpus):7.1f} {statistics.median(shares):6.0%}"
-            )
+            for engine in ENGINES if level != "rules" else ENGINES[:1]:
+                times, cpus, shares = [], [], []
+                for p in puzzles:
+                    for rep in range(1 if level == "lookahead2" else repeats):
+                        ms, cpu_ms, share = time_ms(p, level, engine)
+                        times.append(ms)
+                        cpus.append(cpu_ms)
+                        rows.append({"boards": group, "puzzle": p.name, "level": level,
+                                     "repeat": rep, "wall_ms": ms, "cpu_ms": cpu_ms,
+                                     "fixed_share": share, "load_1min": load(),
+                                     "engine": engine})  # fmt: skip
+                    shares.append(share)
+                med, top = statistics.median(times), max(times)
+                medians[(group, level, engine)] = (med, top, statistics.median(cpus))
+                print(
+                    f"{group:18} {level:11} {engine:8} {len(times):3d} {med:10.1f} "
+                    f"{top:9.1f} {statistics.median(cpus):7.1f} {statistics.median(shares):6.0%}"
+                )
     shown = [COMMAND, *(["--quick"] if args.quick else []), f"--repeats {repeats}",
              *(["--lookahead2"] if args.lookahead2 else [])]  # fmt: skip
     stamped = benchmark_page.stamp(pd.DataFrame(rows), PACKAGES, " ".join(shown))
@@ -230,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     print(f"load average (1 min) at the end: {load():.1f} on {os.cpu_count()} cores")
     for level, target in TARGETS_MS.items():
-        med, top, cpu = medians[(TARGET_GROUP, level)]
+        med, top, cpu = medians[(TARGET_GROUP, level, "auto")]
         print(
             f"target: {TARGET_GROUP} to its {level} fixpoint <= {target:.0f} ms: median "
             f"{med:.1f} ms wall (max {top:.1f}), {cpu:.1f} ms CPU: {verdict(med, target)} "

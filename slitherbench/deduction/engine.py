@@ -14,6 +14,7 @@ from collections.abc import Collection, Sequence
 from functools import lru_cache
 from typing import Any
 
+from slitherbench.deduction import compiled
 from slitherbench.puzzles.boards import Board
 from slitherbench.puzzles.check import rule_problems
 from slitherbench.puzzles.rules import get_rule
@@ -217,6 +218,12 @@ class Engine:
                 c = clue[f]
                 if c is not None and fon[f] == c:
                     self.deficit -= 1
+        # Every count an undo reverts from the edge is changed before anything may raise:
+        # an undo after a contradiction must find them all changed.
+        cut_on, cut_unk = self.cut_on, self.cut_unk
+        for k in self.edge_cuts[e]:
+            cut_unk[k] -= 1
+            cut_on[k] += v
         # The queue is a stack: the moves pushed last are made first, so the trace names
         # the most specific rule (point degrees, then the loop, cuts, and face sides last).
         fa, fb = t.edge_nodes[e]
@@ -226,7 +233,7 @@ class Engine:
         elif self.par[fa] ^ self.par[fb] != v:
             raise Contradiction(f"faces {fa} and {fb} must be on both sides at once (colour)")
         for k in self.edge_cuts[e]:
-            self._update_cut(k, v)
+            self._check_cut(k)
         if v:
             self._join_segments(e, a, b)
         face_flag, dirty_faces = self.face_flag, self.dirty_faces
@@ -256,9 +263,7 @@ class Engine:
                 if edge[e] == -1:
                     self.queue.append((e, o, "point-degree", False))
 
-    def _update_cut(self, k: int, v: int) -> None:
-        self.cut_unk[k] -= 1
-        self.cut_on[k] += v
+    def _check_cut(self, k: int) -> None:
         size = len(self.cut_edges[k])
         if self.cut_on[k] == size:
             raise Contradiction(f"cut {k} ({size} edges) is all on")
@@ -664,6 +669,14 @@ class Engine:
         that contradicts is rejected (the other value is applied). The edges are taken in
         a cycle that ends once every one was probed since the last move. Returns whether
         anything was fixed."""
+        if edges is None and self.depth == 0 and compiled.covers(self):
+            found = compiled.lookahead1(self)
+            if found is not None:  # None: its arrays were too small; the loop below runs
+                for e, v, used in found:
+                    self.apply(e, v, "lookahead1", used)
+                    if self.trail is not None:  # nothing below the base to undo
+                        self.trail.clear()
+                return bool(found)
         todo = list(range(self.t.E)) if edges is None else list(edges)
         progress = False
         # A value implied by a probe that held since the last move needs no probe of its
