@@ -23,12 +23,9 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import os
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from slitherbench.deduction.engine import Engine, Tables
 
 # numba is a dependency; where it has no wheel the Python engine runs alone. Imported only
 # when a board is large enough to use it (the import itself takes about half a second).
@@ -41,12 +38,6 @@ MIN_EDGES = 1000
 # uses it on every board it covers, whatever its size.
 ENV = "SLITHERBENCH_DEDUCTION"
 
-# status codes of the kernel
-OK, NO_ANSWER, OVERFLOW = 0, 1, 2
-# trail entry kinds
-_EDGE, _ROOT, _PAR, _OTHER, _SEG, _TAIL, _SIZE = 0, 1, 2, 3, 4, 5, 6
-# scalar slots of the state vector ``sc``
-_ON, _UNK, _DEF, _UNIQ, _QN, _DN, _TN, _CN = 0, 1, 2, 3, 4, 5, 6, 7
 MAX_FACE_SIDES = 60  # clue-sides counts live in 64-bit masks
 # Array sizes per edge of the board (queue, trail, loop-closing candidates), plus SLACK. A
 # probe that needs more reports it and the Python loop runs instead.
@@ -62,7 +53,7 @@ def mode() -> str:
     return value
 
 
-def covers(engine: Engine) -> bool:
+def covers(engine: Any) -> bool:
     """Whether :func:`lookahead1` runs this engine's whole-board look-ahead 1."""
     chosen = mode()
     if chosen == "python" or engine.nogoods or engine.puzzle.rules:
@@ -91,7 +82,7 @@ def _csr(rows: Any, width: int = 1) -> tuple[np.ndarray, np.ndarray]:
     return ptr, data.reshape(-1, width) if width > 1 else data
 
 
-def _board_arrays(t: Tables) -> tuple:
+def _board_arrays(t: Any) -> tuple:
     """The board's adjacency as arrays, built once per board (kept on its tables)."""
     cached = getattr(t, "_compiled_arrays", None)
     if cached is not None:
@@ -104,24 +95,41 @@ def _board_arrays(t: Tables) -> tuple:
     ns = _csr(t.node_sides, 2)
     fc = _csr(t.face_corners, 3)
     arrays = (ep, en, erf[0], erf[1], pe[0], pe[1], fe[0], fe[1], ns[0], ns[1], fc[0], fc[1])
-    t._compiled_arrays = arrays  # type: ignore[attr-defined]
+    t._compiled_arrays = arrays
     return arrays
 
 
-def lookahead1(engine: Engine) -> list[tuple[int, int, bool]] | None:
+def lookahead1(engine: Any) -> list[tuple[int, int, bool]] | None:
     """The moves whole-board look-ahead 1 makes from the engine's state, in order: (edge,
     value, whether the failed probe assumed uniqueness). The last move may end in a
     contradiction (the engine finds it when it applies the move). None: the work lists
     outgrew their arrays; the caller runs the Python loop instead. The engine is not
     changed."""
+    from slitherbench.deduction import kernel as K  # numba loads here, not at import
+
+    moves = np.zeros((engine.t.E + 1, 3), dtype=np.int64)
+    status, n = K.kernel(_static(engine), _state(engine, K), moves)
+    if status == K.OVERFLOW:
+        return None
+    return [(int(e), int(v), bool(u)) for e, v, u in moves[:n]]
+
+
+def _static(engine: Any) -> tuple:
+    """``T``: the board's arrays, the clues, the cuts and (F, E, assume_unique)."""
     t = engine.t
-    E, F = t.E, t.F
     i64 = np.int64
     clue = np.asarray([-1 if c is None else c for c in engine.clue], dtype=i64)
     pcf = _csr(engine.point_clue_faces)
     ec = _csr(engine.edge_cuts)
     ce = _csr(engine.cut_edges)
-    # members of each face-side class as linked lists, in the engine's list order
+    params = np.asarray([t.F, t.E, int(engine.assume_unique)], dtype=i64)
+    return (*_board_arrays(t), clue, pcf[0], pcf[1], ec[0], ec[1], ce[0], ce[1], params)
+
+
+def _classes(engine: Any) -> tuple[np.ndarray, ...]:
+    """The members of each face-side class as linked lists (head, tail, next, size), in the
+    order of the engine's member lists."""
+    F, i64 = engine.t.F, np.int64
     head = np.arange(F + 1, dtype=i64)
     tail = np.arange(F + 1, dtype=i64)
     nxt = np.full(F + 1, -1, dtype=i64)
@@ -132,68 +140,47 @@ def lookahead1(engine: Engine) -> list[tuple[int, int, bool]] | None:
         head[r], tail[r], size[r] = members[0], members[-1], len(members)
         for a, b in itertools.pairwise(members):
             nxt[a] = b
+    return head, tail, nxt, size
+
+
+def _state(engine: Any, K: Any) -> tuple:
+    """``S``: a copy of the engine's state, the work arrays and the scalars."""
+    t = engine.t
+    E, F, i64 = t.E, t.F, np.int64
     n_cand = len(engine.candidates)
-    max_sides = max(len(s) for s in t.node_sides)
     cap_q, cap_t, cap_c = (n * E + SLACK for n in PER_EDGE)
     cap_t += 8 * (F + 1) * max(1, int(F + 2).bit_length())  # face-class relabelling
-    cap_c += n_cand
-    cand = np.zeros((cap_c, 3), dtype=i64)
+    cand = np.zeros((cap_c + n_cand, 3), dtype=i64)
     if n_cand:
         cand[:n_cand] = np.asarray(engine.candidates, dtype=i64)
     sc = np.zeros(8, dtype=i64)
-    sc[_ON], sc[_UNK], sc[_DEF], sc[_UNIQ] = (
+    sc[K.ON], sc[K.UNK], sc[K.DEF], sc[K.UNIQ] = (
         engine.on_total,
         engine.unknown,
         engine.deficit,
         engine.uniq,
     )
-    sc[_CN] = n_cand
-    state = (
-        np.asarray(engine.edge, dtype=i64),
-        np.asarray(engine.pon, dtype=i64),
-        np.asarray(engine.punk, dtype=i64),
-        np.asarray(engine.fon, dtype=i64),
-        np.asarray(engine.funk, dtype=i64),
-        np.asarray(engine.root, dtype=i64),
-        np.asarray(engine.par, dtype=i64),
-        head,
-        tail,
-        nxt,
-        size,
-        np.asarray(engine.other_end, dtype=i64),
-        np.asarray(engine.seg_len, dtype=i64),
-        np.asarray(engine.cut_on, dtype=i64) if engine.cut_on else np.zeros(1, dtype=i64),
-        np.asarray(engine.cut_unk, dtype=i64) if engine.cut_unk else np.zeros(1, dtype=i64),
+    sc[K.CN] = n_cand
+
+    def copy(values: list[int]) -> np.ndarray:
+        return np.asarray(values, dtype=i64) if values else np.zeros(1, dtype=i64)
+
+    return (
+        *(copy(x) for x in (engine.edge, engine.pon, engine.punk, engine.fon, engine.funk)),
+        copy(engine.root),
+        copy(engine.par),
+        *_classes(engine),
+        copy(engine.other_end),
+        copy(engine.seg_len),
+        copy(engine.cut_on),
+        copy(engine.cut_unk),
         np.zeros((cap_q, 3), dtype=i64),  # queue: edge, value, assumes uniqueness
         np.zeros(F + 1, dtype=i64),  # dirty faces (a stack)
         np.zeros(F + 1, dtype=i64),  # dirty flags
         np.zeros((cap_t, 3), dtype=i64),  # trail: kind, index, old value
         cand,
         sc,
-        np.zeros((11, max_sides + 2), dtype=i64),  # scratch rows for the clue-sides rule
+        np.zeros((11, max(len(s) for s in t.node_sides) + 2), dtype=i64),  # clue-sides rows
         np.full(2 * E, -1, dtype=i64),  # values implied by probes that held, by epoch
         np.zeros(8, dtype=i64),  # the scalars at a probe's start
     )
-    static = (
-        *_board_arrays(t),
-        clue,
-        pcf[0],
-        pcf[1],
-        ec[0],
-        ec[1],
-        ce[0],
-        ce[1],
-        np.asarray([F, E, int(engine.assume_unique)], dtype=i64),
-    )
-    moves = np.zeros((E + 1, 3), dtype=i64)
-    status, n = _kernel()(static, state, moves)
-    if status == OVERFLOW:
-        return None
-    return [(int(e), int(v), bool(u)) for e, v, u in moves[:n]]
-
-
-def _kernel() -> Any:
-    """The compiled loop (numba compiles it, or loads it from its cache, on first use)."""
-    from slitherbench.deduction.kernel import kernel
-
-    return kernel

@@ -218,12 +218,10 @@ class Engine:
                 c = clue[f]
                 if c is not None and fon[f] == c:
                     self.deficit -= 1
-        # Every count an undo reverts from the edge is changed before anything may raise:
-        # an undo after a contradiction must find them all changed.
-        cut_on, cut_unk = self.cut_on, self.cut_unk
+        # Every count an undo reverts from the edge changes before anything below may raise.
         for k in self.edge_cuts[e]:
-            cut_unk[k] -= 1
-            cut_on[k] += v
+            self.cut_unk[k] -= 1
+            self.cut_on[k] += v
         # The queue is a stack: the moves pushed last are made first, so the trace names
         # the most specific rule (point degrees, then the loop, cuts, and face sides last).
         fa, fb = t.edge_nodes[e]

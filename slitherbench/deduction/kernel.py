@@ -12,26 +12,12 @@ from typing import Any
 
 import numba
 
-from slitherbench.deduction.compiled import (
-    _CN,
-    _DEF,
-    _DN,
-    _EDGE,
-    _ON,
-    _OTHER,
-    _PAR,
-    _QN,
-    _ROOT,
-    _SEG,
-    _SIZE,
-    _TAIL,
-    _TN,
-    _UNIQ,
-    _UNK,
-    NO_ANSWER,
-    OK,
-    OVERFLOW,
-)
+# status codes
+OK, NO_ANSWER, OVERFLOW = 0, 1, 2
+# trail entry kinds
+_EDGE, _ROOT, _PAR, _OTHER, _SEG, _TAIL, _SIZE = 0, 1, 2, 3, 4, 5, 6
+# slots of the scalar state ``sc`` (S[20]): the first eight are saved at a probe's start
+ON, UNK, DEF, UNIQ, _QN, _DN, _TN, CN = 0, 1, 2, 3, 4, 5, 6, 7
 
 # No reference counting (numba's _nrt=False, an option its type stubs do not list): the
 # arrays come from the caller and outlive the call, and with counting on, the atomic count
@@ -122,7 +108,7 @@ def check_cut(T, S, k):
 def completes(T, S, e, length):
     sc, clue, fon = S[20], T[12], S[3]
     erf_ptr, erf = T[2], T[3]
-    if sc[_ON] != length:
+    if sc[ON] != length:
         return False
     short = 0
     for k in range(erf_ptr[e], erf_ptr[e + 1]):
@@ -134,7 +120,7 @@ def completes(T, S, e, length):
             return False
         if fon[f] == c - 1:
             short += 1
-    return sc[_DEF] == short
+    return sc[DEF] == short
 
 
 @jit
@@ -144,20 +130,20 @@ def closing_candidate(T, S, e, x, y, length):
     if T[19][2]:  # assume_unique
         return push(S, e, 1, 1)
     cand, sc = S[19], S[20]
-    n = sc[_CN]
+    n = sc[CN]
     if n >= cand.shape[0]:
         return OVERFLOW
     cand[n, 0] = e
     cand[n, 1] = x
     cand[n, 2] = y
-    sc[_CN] = n + 1
+    sc[CN] = n + 1
     return OK
 
 
 @jit
 def recheck_candidates(T, S):
     edge, other, pon, seg, cand, sc = S[0], S[11], S[1], S[12], S[19], S[20]
-    for i in range(sc[_CN]):
+    for i in range(sc[CN]):
         e, x, y = cand[i, 0], cand[i, 1], cand[i, 2]
         if edge[e] == -1 and pon[x] == 1 and pon[y] == 1 and other[x] == y:
             if not completes(T, S, e, seg[x]):
@@ -179,7 +165,7 @@ def join_segments(T, S, e, a, b):
     x, y = other[a], other[b]
     if x == b:  # this edge closes a loop: it must be the whole answer
         length = seg[a] + 1
-        if sc[_ON] != length:
+        if sc[ON] != length:
             return NO_ANSWER
         for f in range(edge.shape[0]):
             if edge[f] == -1:
@@ -265,9 +251,9 @@ def assign(T, S, e, v, u):
         return OVERFLOW
     edge[e] = v
     if u:
-        sc[_UNIQ] += 1
-    sc[_UNK] -= 1
-    sc[_ON] += v
+        sc[UNIQ] += 1
+    sc[UNK] -= 1
+    sc[ON] += v
     punk[a] -= 1
     punk[b] -= 1
     pon[a] += v
@@ -279,7 +265,7 @@ def assign(T, S, e, v, u):
             fon[f] += 1
             c = clue[f]
             if c >= 0 and fon[f] == c:
-                sc[_DEF] -= 1
+                sc[DEF] -= 1
     for k in range(ec_ptr[e], ec_ptr[e + 1]):
         c = ec[k]
         cut_unk[c] -= 1
@@ -310,22 +296,20 @@ def assign(T, S, e, v, u):
 
 
 @jit
-def clue_sides(T, S, f, r):
+def side_groups(T, S, f):
+    """The open sides of face f (scratch rows 0-1) grouped by the class of the face across
+    them, in order of first appearance (rows 2-5: each side's group; per group its class,
+    a0 the sides whose neighbour has parity 1 in it, a1 parity 0). Returns (sides, groups)."""
     root, par, edge, W = S[5], S[6], S[0], S[21]
     ns_ptr, ns = T[8], T[9]
-    lo, hi = ns_ptr[f], ns_ptr[f + 1]
-    # scratch rows (one face's open sides and groups), kept between calls
     open_e, open_h, side_group = W[0], W[1], W[2]
     g_root, g_a0, g_a1 = W[3], W[4], W[5]
-    opt_n, amt0, amt1, prefix, suffix = W[6], W[7], W[8], W[9], W[10]
     n_open = 0
-    for k in range(lo, hi):
+    for k in range(ns_ptr[f], ns_ptr[f + 1]):
         if edge[ns[k, 0]] == -1:
             open_e[n_open] = ns[k, 0]
             open_h[n_open] = ns[k, 1]
             n_open += 1
-    # groups by class, in order of first appearance; a0 counts sides whose neighbour has
-    # parity 1 in its class, a1 parity 0
     n = 0
     for i in range(n_open):
         h = open_h[i]
@@ -343,6 +327,16 @@ def clue_sides(T, S, f, r):
         else:
             g_a1[j] += 1
         side_group[i] = j
+    return n_open, n
+
+
+@jit
+def clue_sides(T, S, f, r):
+    root, par, W = S[5], S[6], S[21]
+    open_e, open_h, side_group = W[0], W[1], W[2]
+    g_root, g_a0, g_a1 = W[3], W[4], W[5]
+    opt_n, amt0, amt1, prefix, suffix = W[6], W[7], W[8], W[9], W[10]
+    n_open, n = side_groups(T, S, f)
     if n == n_open:
         return OK  # every class one side: the plain count rule says all there is
     fr, pf = root[f], par[f]
@@ -469,14 +463,14 @@ def propagate(T, S):
             if rc:
                 return rc
             continue
-        if sc[_CN] > 0:
+        if sc[CN] > 0:
             rc = recheck_candidates(T, S)
             if rc:
                 return rc
             if sc[_QN] > 0:
                 continue
         break
-    if sc[_UNK] == 0 and sc[_ON] == 0:
+    if sc[UNK] == 0 and sc[ON] == 0:
         return NO_ANSWER  # every edge off: no loop
     return OK
 
@@ -555,7 +549,7 @@ def kernel(T, S, moves):
             if rc == OVERFLOW:
                 return OVERFLOW, n_moves
             failed = rc == NO_ANSWER
-            used = sc[_UNIQ] > mark[_UNIQ]
+            used = sc[UNIQ] > mark[UNIQ]
             undo(T, S, mark, implied, -1 if failed else epoch)
             if failed:
                 moves[n_moves, 0] = e
