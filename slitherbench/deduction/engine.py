@@ -205,7 +205,8 @@ class Engine:
             self.uniq += 1
         self.unknown -= 1
         self.on_total += v
-        # the counts are undone from the edge itself (_undo): no trail entries for them
+        # The counts (the cuts' too) are undone from the edge itself (_undo), so they have no
+        # trail entries and must all change before anything below may raise.
         punk[a] -= 1
         punk[b] -= 1
         pon[a] += v
@@ -218,7 +219,6 @@ class Engine:
                 c = clue[f]
                 if c is not None and fon[f] == c:
                     self.deficit -= 1
-        # Every count an undo reverts from the edge changes before anything below may raise.
         for k in self.edge_cuts[e]:
             self.cut_unk[k] -= 1
             self.cut_on[k] += v
