@@ -205,8 +205,7 @@ class Engine:
             self.uniq += 1
         self.unknown -= 1
         self.on_total += v
-        # The counts (the cuts' too) are undone from the edge itself (_undo), so they have no
-        # trail entries and must all change before anything below may raise.
+        # counts are undone from the edge (_undo): none is trailed, all change before a raise
         punk[a] -= 1
         punk[b] -= 1
         pon[a] += v
