@@ -28,29 +28,27 @@ jit = numba.njit(**OPTIONS)
 
 
 @jit
-def push(S, e, v, u):
-    q, sc = S[15], S[20]
-    n = sc[_QN]
-    if n >= q.shape[0]:
+def put(rows, sc, slot, a, b, c):
+    """Append (a, b, c) to ``rows``, whose length is the scalar ``sc[slot]``."""
+    n = sc[slot]
+    if n >= rows.shape[0]:
         return OVERFLOW
-    q[n, 0] = e
-    q[n, 1] = v
-    q[n, 2] = u
-    sc[_QN] = n + 1
+    rows[n, 0] = a
+    rows[n, 1] = b
+    rows[n, 2] = c
+    sc[slot] = n + 1
     return OK
 
 
 @jit
+def push(S, e, v, u):
+    """Queue edge e = v (u: the move assumes uniqueness)."""
+    return put(S[15], S[20], _QN, e, v, u)
+
+
+@jit
 def trail(S, kind, i, old):
-    tr, sc = S[18], S[20]
-    n = sc[_TN]
-    if n >= tr.shape[0]:
-        return OVERFLOW
-    tr[n, 0] = kind
-    tr[n, 1] = i
-    tr[n, 2] = old
-    sc[_TN] = n + 1
-    return OK
+    return put(S[18], S[20], _TN, kind, i, old)
 
 
 @jit
@@ -129,15 +127,7 @@ def closing_candidate(T, S, e, x, y, length):
         return push(S, e, 0, 0)
     if T[19][2]:  # assume_unique
         return push(S, e, 1, 1)
-    cand, sc = S[19], S[20]
-    n = sc[CN]
-    if n >= cand.shape[0]:
-        return OVERFLOW
-    cand[n, 0] = e
-    cand[n, 1] = x
-    cand[n, 2] = y
-    sc[CN] = n + 1
-    return OK
+    return put(S[19], S[20], CN, e, x, y)
 
 
 @jit
