@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
 
 import pytest
 from test_deduction_properties import grid_corpus
@@ -141,3 +142,21 @@ def test_too_small_arrays_fall_back_to_the_python_loop(monkeypatch) -> None:
     monkeypatch.setattr(compiled, "SLACK", 2)
     assert deduce(p, "lookahead1") == expected
     assert results and all(r is None for r in results)  # the kernel said so; Python ran
+
+
+def test_compiled_code_that_cannot_load_falls_back_with_a_warning(monkeypatch) -> None:
+    """Where the kernel cannot be imported (no numba wheel, a numba that refuses an option),
+    ``auto`` warns and runs the Python loop; ``compiled`` raises."""
+    p = next(q for q in loopy_dev() if q.meta["grade"] == "lookahead1" and q.size_label == "10x10")
+    monkeypatch.setenv(compiled.ENV, "python")
+    expected = deduce(p, "lookahead1")
+    monkeypatch.setitem(sys.modules, "slitherbench.deduction.kernel", None)  # import fails
+    monkeypatch.delattr(sys.modules["slitherbench.deduction"], "kernel", raising=False)
+    monkeypatch.setattr(compiled, "AVAILABLE", True)
+    monkeypatch.setattr(compiled, "MIN_EDGES", 1)
+    monkeypatch.setenv(compiled.ENV, "auto")
+    with pytest.warns(RuntimeWarning, match="cannot be loaded"):
+        assert deduce(p, "lookahead1") == expected
+    monkeypatch.setenv(compiled.ENV, "compiled")
+    with pytest.raises(ImportError):
+        deduce(p, "lookahead1")

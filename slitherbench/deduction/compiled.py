@@ -23,6 +23,7 @@ from __future__ import annotations
 import importlib.util
 import itertools
 import os
+import warnings
 from typing import Any
 
 import numpy as np
@@ -103,9 +104,20 @@ def lookahead1(engine: Any) -> list[tuple[int, int, bool]] | None:
     """The moves whole-board look-ahead 1 makes from the engine's state, in order: (edge,
     value, whether the failed probe assumed uniqueness). The last move may end in a
     contradiction (the engine finds it when it applies the move). None: the work lists
-    outgrew their arrays; the caller runs the Python loop instead. The engine is not
-    changed."""
-    from slitherbench.deduction import kernel as K  # numba loads here, not at import
+    outgrew their arrays, or (in ``auto`` mode, with a warning) the compiled code cannot be
+    loaded; the caller runs the Python loop instead. The engine is not changed."""
+    try:
+        from slitherbench.deduction import kernel as K  # numba loads here, not at import
+    except Exception as exc:  # e.g. a numba release that refuses an option the kernel uses
+        if mode() == "compiled":
+            raise
+        warnings.warn(
+            f"the compiled look-ahead 1 loop cannot be loaded ({exc}); the Python loop runs "
+            f"(set {ENV}=python to silence this)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return None
 
     moves = np.zeros((engine.t.E + 1, 3), dtype=np.int64)
     status, n = K.kernel(_static(engine), _state(engine, K), moves)
