@@ -127,7 +127,12 @@ def lookahead1(engine: Any) -> list[tuple[int, int, bool]] | None:
 
 
 def _static(engine: Any) -> tuple:
-    """``T``: the board's arrays, the clues, the cuts and (F, E, assume_unique)."""
+    """``T``: the board's arrays, the clues, the cuts and (F, E, assume_unique); none of
+    them changes during an engine's life, so they are built once per engine (look-ahead 2
+    runs look-ahead 1 after each of its moves)."""
+    cached = getattr(engine, "_compiled_static", None)
+    if cached is not None:
+        return cached
     t = engine.t
     i64 = np.int64
     clue = np.asarray([-1 if c is None else c for c in engine.clue], dtype=i64)
@@ -135,7 +140,9 @@ def _static(engine: Any) -> tuple:
     ec = _csr(engine.edge_cuts)
     ce = _csr(engine.cut_edges)
     params = np.asarray([t.F, t.E, int(engine.assume_unique)], dtype=i64)
-    return (*_board_arrays(t), clue, pcf[0], pcf[1], ec[0], ec[1], ce[0], ce[1], params)
+    static = (*_board_arrays(t), clue, pcf[0], pcf[1], ec[0], ec[1], ce[0], ce[1], params)
+    engine._compiled_static = static
+    return static
 
 
 def _classes(engine: Any) -> tuple[np.ndarray, ...]:

@@ -668,7 +668,7 @@ class Engine:
         anything was fixed."""
         if edges is None and self.depth == 0 and compiled.covers(self):
             found = compiled.lookahead1(self)
-            if found is not None:  # None: its arrays were too small; the loop below runs
+            if found is not None:  # None: too small arrays or no compiled code; loop below
                 for e, v, used in found:
                     self.apply(e, v, "lookahead1", used)
                     if self.trail is not None:  # nothing below the base to undo

@@ -1,8 +1,8 @@
 """The compiled rules behind :mod:`slitherbench.deduction.compiled` (numba).
 
 Each function mirrors the engine method of the same name (``assign`` is ``Engine._assign``
-and so on) on flat arrays: ``T`` holds the board (see ``compiled.lookahead1`` for the order)
-and ``S`` the state. A function returns ``OK``, ``NO_ANSWER`` (a contradiction) or
+and so on) on flat arrays: ``T`` holds the board, clues and cuts, ``S`` the state (their
+order: ``compiled._static`` and ``compiled._state``). A function returns ``OK``, ``NO_ANSWER`` (a contradiction) or
 ``OVERFLOW`` (a work list outgrew its array) instead of raising.
 """
 
