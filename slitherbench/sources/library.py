@@ -203,6 +203,8 @@ SUITES: dict[str, Callable[[], list[Puzzle]]] = {
     # lookahead suite, 7x7 and 10x10 ("graded_small") and 15x15 and 20x20 ("graded_large").
     "graded_small": lambda: _first_square_graded((7, 10)),
     "graded_large": lambda: _first_square_graded((15, 20)),
+    # graded_large's 15x15 boards alone: the by_grade run takes twenty seeds there, three at 20x20.
+    "graded_15": lambda: _first_square_graded((15,)),
     # The frontier on faces runs past 20x20: graded_large and the 30x30 squares.
     "graded_frontier": lambda: _first_square_graded((15, 20, 30)),
     # Beside them, boards of the same sizes that forced moves settle: the mixed suite's first
