@@ -6,11 +6,12 @@ Loopy boards (20x36, one per grade); target: median <= 0.1 s per 30x40 board.
     python experiments/bench_exact_deduction.py --quick    # one 5x5 board, seconds
     python experiments/bench_exact_deduction.py --publish docs/findings/exact_deduction
 
-Paths: SAT (Glucose 4) with lazy loop cuts, today's ``solve_exact``; the same after deduction
-by forced moves (``presolve=rules``) and after look-ahead 1 (``presolve=lookahead1``), the
-deduction's time included and never assuming uniqueness; CP-SAT's circuit model without and
-with ``presolve=rules``. Every answer must be the board's own and proved unique (exit code 1
-otherwise); a run out of time (``--limit``) is counted at the limit. ``--publish DEST`` writes
+Paths: SAT (Glucose 4) with lazy loop cuts (``method="sat"``); the same after deduction by
+forced moves (``presolve=rules``) and after look-ahead 1 (``presolve=lookahead1``), the
+deduction's time included and never assuming uniqueness; SAT with face sides and cut-set cuts
+(``method="sat-sides"``, :mod:`slitherbench.solvers.sat_sides`), alone and after each
+deduction; CP-SAT's circuit model without and with ``presolve=rules``. Every answer must be
+the board's own and proved unique (exit code 1 otherwise); a run out of time (``--limit``) is counted at the limit. ``--publish DEST`` writes
 the findings page from the stamped rows (``--rows`` writes it again from them).
 """
 
@@ -35,6 +36,9 @@ PATHS = {
     "sat": ("sat", "none"),
     "sat+rules": ("sat", "rules"),
     "sat+lookahead1": ("sat", "lookahead1"),
+    "sat-sides": ("sat-sides", "none"),
+    "sat-sides+rules": ("sat-sides", "rules"),
+    "sat-sides+lookahead1": ("sat-sides", "lookahead1"),
     "cpsat": ("cpsat", "none"),
     "cpsat+rules": ("cpsat", "rules"),
 }

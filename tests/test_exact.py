@@ -15,7 +15,7 @@ from slitherbench.sources.generate import generate
 from slitherbench.sources.library import reference10
 
 
-@pytest.mark.parametrize("method", ["cpsat", "sat"])
+@pytest.mark.parametrize("method", ["cpsat", "sat", "sat-sides"])
 def test_exact_reproduces_corpus_solution_and_proves_unique(corpus_record: dict, method) -> None:
     p = Puzzle.from_rows(corpus_record["clues"])
     r = solve_exact(p, time_limit_s=60, method=method)
@@ -23,7 +23,7 @@ def test_exact_reproduces_corpus_solution_and_proves_unique(corpus_record: dict,
     assert r.answer == [c == "1" for c in corpus_record["solution_H"] + corpus_record["solution_V"]]
 
 
-METHODS = ["cpsat", "sat"]
+METHODS = ["cpsat", "sat", "sat-sides"]
 
 
 @pytest.mark.parametrize("method", METHODS)

@@ -113,23 +113,44 @@ def solve_exact(
     """Solve exactly and prove (or refute) uniqueness.
 
     ``method``: "sat" (python-sat with lazy loop cuts: about 10x faster than CP-SAT here, see
-    README), "cpsat" (one ``add_circuit`` model, the answer then forbidden and solved again),
-    or "auto": "sat" where python-sat is installed (extra [exact]), else "cpsat".
+    README), "sat-sides" (python-sat with face sides and cut-set cuts,
+    :mod:`~slitherbench.solvers.sat_sides`: plain puzzles only, faster again on large boards),
+    "cpsat" (one ``add_circuit`` model, the answer then forbidden and solved again), or
+    "auto": "sat-sides" on plain puzzles and "sat" on others where python-sat is installed
+    (extra [exact]), else "cpsat".
     ``presolve`` (rules, lookahead1, lookahead2): deduction first, never assuming uniqueness;
     the edges it fixes are fixed in the solver's model, its time is the result's.
     """
     if puzzle.variant:  # a variant's answer (one loop per colour) is not one circuit
         method = "sat"
     elif method == "auto":
-        method = "sat" if find_spec("pysat") is not None else "cpsat"
+        plain = not puzzle.rules
+        method = ("sat-sides" if plain else "sat") if find_spec("pysat") is not None else "cpsat"
+    if method == "sat-sides":
+        return _solve_sides(puzzle, time_limit_s, presolve)
     if method == "sat":
         from slitherbench.solvers.constraints import solve_lazily
         from slitherbench.solvers.sat import SatBackend
 
         return solve_lazily(SatBackend(), puzzle, time_limit_s, seed, presolve=presolve)
     if method != "cpsat":
-        raise ValueError(f"method must be auto, sat or cpsat, got {method!r}")
+        raise ValueError(f"method must be auto, sat, sat-sides or cpsat, got {method!r}")
     return _solve_circuit(puzzle, time_limit_s, seed, workers, presolve)
+
+
+def _solve_sides(puzzle: Puzzle, time_limit_s: float, presolve: str) -> ExactResult:
+    from slitherbench.solvers.constraints import presolved_result
+    from slitherbench.solvers.sat_sides import solve_sides
+
+    t0 = time.perf_counter()
+    fixed: dict[int, int] = {}
+    if presolve != "none":
+        settled = presolved_result(puzzle, presolve)
+        if isinstance(settled, ExactResult):
+            return ExactResult(settled.status, settled.answers, time.perf_counter() - t0)
+        fixed = settled
+    r = solve_sides(puzzle, time_limit_s - (time.perf_counter() - t0), fixed)
+    return ExactResult(r.status, r.answers, time.perf_counter() - t0)
 
 
 def solve_circuit(

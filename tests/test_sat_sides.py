@@ -1,0 +1,142 @@
+"""The exact path's SAT form with face sides and cut-set cuts (method="sat-sides"): the same
+status and answers as the plain lazy SAT loop on every board kind, never an answer cut away."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import grid_records
+
+from slitherbench.puzzles.check import check_answer
+from slitherbench.puzzles.puzzle import Puzzle
+from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.solvers.sat_sides import _Cuts, sides_clauses, solve_sides
+from slitherbench.sources.library import get_suite, loopy_dev
+
+pytest.importorskip("pysat")
+
+# Loopy's other grid kinds (its square boards number their edges otherwise; the square
+# corpus runs in test_exact.py).
+RECORDS = [r for r in grid_records() if r["loopy_type"] != 0]
+SMALL_GRIDS = [r for r in RECORDS if r["num_faces"] <= 40][:12]
+
+
+def corpus_answer(record: dict, puzzle: Puzzle) -> list[bool]:
+    on = set(record["solution_edges"])
+    return [e in on for e in range(puzzle.num_edges)]
+
+
+@pytest.mark.parametrize(
+    "record",
+    [r if r in SMALL_GRIDS else pytest.param(r, marks=pytest.mark.slow) for r in RECORDS],
+    ids=[r["id"] for r in RECORDS],
+)
+def test_every_grid_kind_gets_loopys_answer_proved_unique(record: dict) -> None:
+    p = Puzzle.parse(record["loopy_id"])
+    r = solve_exact(p, time_limit_s=60, method="sat-sides")
+    assert r.status == "unique" and r.answer == corpus_answer(record, p)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("p", [*get_suite("targets")[:3], *loopy_dev()[-4:]], ids=str)
+def test_large_boards_match_the_plain_sat_loop(p: Puzzle) -> None:
+    fast, plain = (solve_exact(p, 120, method=m) for m in ("sat-sides", "sat"))
+    assert fast.status == plain.status == "unique" and fast.answer == plain.answer
+
+
+def _thinned(p: Puzzle, answer: list[bool], keep: float, rng: random.Random) -> Puzzle:
+    """The board with only some of its clues left (often several answers then)."""
+    clues = {f: n for f, n in p.clue_faces if rng.random() < keep}
+    faces = [None] * p.num_faces
+    for f, n in clues.items():
+        faces[f] = n
+    return Puzzle.on_board(p.board, faces)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_fewer_clues_give_the_same_status_as_the_plain_loop(seed: int) -> None:
+    # Cut-set cuts forbid every loop on a found loop's points: were one ever wrong, an answer
+    # would go missing and "multiple" read "unique" (or "unique" read "infeasible").
+    rng = random.Random(seed)
+    record = rng.choice(SMALL_GRIDS)
+    p = Puzzle.parse(record["loopy_id"])
+    q = _thinned(p, corpus_answer(record, p), rng.choice((0.3, 0.6, 0.85)), rng)
+    fast, plain = (solve_exact(q, 60, method=m) for m in ("sat-sides", "sat"))
+    assert fast.status == plain.status
+    assert len(fast.answers) == {"unique": 1, "multiple": 2, "infeasible": 0}[fast.status]
+    assert all(check_answer(q, a) == [] for a in fast.answers)
+    assert len({tuple(a) for a in fast.answers}) == len(fast.answers)
+
+
+def test_a_cut_set_cut_where_the_clues_need_edges_elsewhere_else_a_loop_cut() -> None:
+    from pysat.solvers import Solver
+
+    def ring(p: Puzzle, faces: set[int]) -> list[int]:  # the border of these faces
+        return sorted(e for f in faces for e in p.face_edges[f]
+                      if sum(e in p.face_edges[g] for g in faces) == 1)  # fmt: skip
+
+    # 3x3 board, a 3 in the bottom-right face: the loop around the top-left two faces leaves
+    # it short, so every loop that stands alone on their six points is cut at once.
+    p = Puzzle.from_rows(["...", "...", "..3"])
+    with Solver(name="glucose4", bootstrap_with=sides_clauses(p)) as sat:
+        cuts = _Cuts(p, sat, p.num_edges + p.num_faces)
+        cuts.forbid(ring(p, {0, 1}))
+        assert cuts.top == p.num_edges + p.num_faces + 1  # one helper: a cut-set cut
+        points = {q for e in ring(p, {0, 1}) for q in p.edge_points[e]}
+        near = {e for q in points for e in p.point_edges[q]}
+        for faces in ({0, 1}, {0}, {1}):  # each loop alone among those points
+            on = ring(p, faces)
+            assert not sat.solve(assumptions=[*(e + 1 for e in on), *(-(e + 1) for e in near - set(on))])
+        assert sat.solve(assumptions=[e + 1 for e in ring(p, {5, 8})])  # an answer stays
+    # Only a 0 far away: no clue needs an edge, so only that loop is cut (no helper).
+    q = Puzzle.from_rows(["...", "...", "..0"])
+    with Solver(name="glucose4", bootstrap_with=sides_clauses(q)) as sat:
+        cuts = _Cuts(q, sat, q.num_edges + q.num_faces)
+        cuts.forbid(ring(q, {0, 1}))
+        assert cuts.top == q.num_edges + q.num_faces
+        assert not sat.solve(assumptions=[e + 1 for e in ring(q, {0, 1})])
+        assert sat.solve(assumptions=[e + 1 for e in ring(q, {0})])
+
+
+def test_face_sides_make_every_degree_even() -> None:
+    from pysat.solvers import Solver
+
+    p = Puzzle.from_rows(["...", "...", "..."])
+    with Solver(name="glucose4", bootstrap_with=sides_clauses(p)) as sat:
+        for e in range(p.num_edges):  # one edge alone is never a border of faces
+            others = [-(g + 1) for g in range(p.num_edges) if g != e]
+            assert not sat.solve(assumptions=[e + 1, *others])
+        assert sat.solve(assumptions=[e + 1 for e in p.face_edges[4]])
+
+
+def test_bad_input_statuses_and_a_time_limit() -> None:
+    assert solve_exact(Puzzle.from_rows(["30"]), method="sat-sides").status == "infeasible"
+    r = solve_exact(Puzzle.from_rows(["1.", ".."]), method="sat-sides")
+    assert r.status == "multiple" and all(check_answer(Puzzle.from_rows(["1.", ".."]), a) == []
+                                          for a in r.answers)  # fmt: skip
+    r = solve_exact(Puzzle.from_rows(["." * 12] * 12), time_limit_s=1e-6, method="sat-sides")
+    assert r.status in ("timeout", "multiple")  # never "infeasible"
+
+
+def test_rules_and_variants_go_to_the_plain_loop(monkeypatch) -> None:
+    import slitherbench.solvers.cpsat_model as ex
+
+    p = Puzzle.from_rows(["3.", ".."]).with_rules("no_square")
+    with pytest.raises(ValueError, match="method='sat'"):
+        solve_sides(p)
+    seen: list[str] = []
+    monkeypatch.setattr(ex, "_solve_sides", lambda *a: seen.append("sides"))
+    solve_exact(p)  # auto: a rule on faces takes the plain loop
+    assert seen == []
+    solve_exact(Puzzle.from_rows(["3.", ".."]))
+    assert seen == ["sides"]
+
+
+def test_fixed_edges_are_kept() -> None:
+    p = loopy_dev()[0]
+    answer = solve_exact(p, method="sat-sides").answer
+    assert answer is not None
+    e = answer.index(True)
+    assert solve_sides(p, fixed={e: 0}).status == "infeasible"
+    assert solve_sides(p, fixed={e: 1}).status == "unique"
