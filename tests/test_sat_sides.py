@@ -87,7 +87,9 @@ def test_a_cut_set_cut_where_the_clues_need_edges_elsewhere_else_a_loop_cut() ->
         near = {e for q in points for e in p.point_edges[q]}
         for faces in ({0, 1}, {0}, {1}):  # each loop alone among those points
             on = ring(p, faces)
-            assert not sat.solve(assumptions=[*(e + 1 for e in on), *(-(e + 1) for e in near - set(on))])
+            assert not sat.solve(
+                assumptions=[*(e + 1 for e in on), *(-(e + 1) for e in near - set(on))]
+            )
         assert sat.solve(assumptions=[e + 1 for e in ring(p, {5, 8})])  # an answer stays
     # Only a 0 far away: no clue needs an edge, so only that loop is cut (no helper).
     q = Puzzle.from_rows(["...", "...", "..0"])

@@ -138,17 +138,26 @@ def solve_exact(
     return _solve_circuit(puzzle, time_limit_s, seed, workers, presolve)
 
 
-def _solve_sides(puzzle: Puzzle, time_limit_s: float, presolve: str) -> ExactResult:
+def _deduced(puzzle: Puzzle, presolve: str, t0: float) -> ExactResult | dict[int, int]:
+    """The edges deduction fixes first (none for presolve="none"), or the result where it
+    settles the board alone, timed from ``t0``."""
     from slitherbench.solvers.constraints import presolved_result
+
+    if presolve == "none":
+        return {}
+    settled = presolved_result(puzzle, presolve)
+    if isinstance(settled, ExactResult):
+        return ExactResult(settled.status, settled.answers, time.perf_counter() - t0)
+    return settled
+
+
+def _solve_sides(puzzle: Puzzle, time_limit_s: float, presolve: str) -> ExactResult:
     from slitherbench.solvers.sat_sides import solve_sides
 
     t0 = time.perf_counter()
-    fixed: dict[int, int] = {}
-    if presolve != "none":
-        settled = presolved_result(puzzle, presolve)
-        if isinstance(settled, ExactResult):
-            return ExactResult(settled.status, settled.answers, time.perf_counter() - t0)
-        fixed = settled
+    fixed = _deduced(puzzle, presolve, t0)
+    if isinstance(fixed, ExactResult):
+        return fixed
     r = solve_sides(puzzle, time_limit_s - (time.perf_counter() - t0), fixed)
     return ExactResult(r.status, r.answers, time.perf_counter() - t0)
 
@@ -170,15 +179,10 @@ def solve_circuit(
 def _solve_circuit(
     puzzle: Puzzle, time_limit_s: float, seed: int, workers: int, presolve: str = "none"
 ) -> ExactResult:
-    from slitherbench.solvers.constraints import presolved_result
-
     t0 = time.perf_counter()
-    fixed: dict[int, int] = {}
-    if presolve != "none":
-        settled = presolved_result(puzzle, presolve)
-        if isinstance(settled, ExactResult):
-            return ExactResult(settled.status, settled.answers, time.perf_counter() - t0)
-        fixed = settled
+    fixed = _deduced(puzzle, presolve, t0)
+    if isinstance(fixed, ExactResult):
+        return fixed
     model, x = build_circuit_model(puzzle)
     for e, v in fixed.items():
         model.add(x[e] == v)
