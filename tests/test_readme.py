@@ -102,7 +102,9 @@ def _run(args: list[str], cwd: Path, **env: str) -> subprocess.CompletedProcess[
     return subprocess.run(
         args,
         cwd=cwd,
-        env={**os.environ, **env},
+        # A new user's shell: no matplotlib backend chosen. (A test that ran the app in this
+        # worker's process set MPLBACKEND=Agg there, and the notebook then showed no figure.)
+        env={**{k: v for k, v in os.environ.items() if k != "MPLBACKEND"}, **env},
         capture_output=True,
         text=True,
         timeout=600,
