@@ -39,10 +39,12 @@ def test_every_grid_kind_gets_loopys_answer_proved_unique(record: dict) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("p", [*get_suite("targets")[:3], *loopy_dev()[-4:]], ids=str)
-def test_large_boards_match_the_plain_sat_loop(p: Puzzle) -> None:
-    fast, plain = (solve_exact(p, 120, method=m) for m in ("sat-sides", "sat"))
-    assert fast.status == plain.status == "unique" and fast.answer == plain.answer
+@pytest.mark.parametrize("p", get_suite("targets")[:3], ids=str)
+def test_large_generated_boards_get_their_own_answer_proved_unique(p: Puzzle) -> None:
+    # The plain loop's own answer on these boards is the shipped one (test_exact.py and the
+    # exact-path benchmark run it); here only the fast form, so the suite stays short.
+    r = solve_exact(p, 120, method="sat-sides")
+    assert r.status == "unique" and r.answer == p.meta["answer"]
 
 
 def _thinned(p: Puzzle, answer: list[bool], keep: float, rng: random.Random) -> Puzzle:
