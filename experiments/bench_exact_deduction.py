@@ -11,8 +11,9 @@ forced moves (``presolve=rules``) and after look-ahead 1 (``presolve=lookahead1`
 deduction's time included and never assuming uniqueness; SAT with face sides and cut-set cuts
 (``method="sat-sides"``, :mod:`slitherbench.solvers.sat_sides`), alone and after each
 deduction; CP-SAT's circuit model without and with ``presolve=rules``. Every answer must be
-the board's own and proved unique (exit code 1 otherwise); a run out of time (``--limit``) is counted at the limit. ``--publish DEST`` writes
-the findings page from the stamped rows (``--rows`` writes it again from them).
+the board's own and proved unique (exit code 1 otherwise); a run out of time (``--limit``)
+is counted at the limit. ``--publish DEST`` writes the findings page from the stamped rows
+(``--rows`` writes it again from them).
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import pytest
 
@@ -50,6 +50,12 @@ def grid_records() -> list[dict]:
             f"expected {GRIDS_CORPUS_SIZE} on 16"
         )
     return records
+
+
+def corpus_answer(record: dict, puzzle: Any) -> list[bool]:
+    """A grid-corpus record's answer (Loopy's edge numbers) as one bool per edge of ``puzzle``."""
+    on = set(record["solution_edges"])
+    return [e in on for e in range(puzzle.num_edges)]
 
 
 # The fast subset reads one corpus board per size up to 10x10 (the first of each); the other

@@ -16,6 +16,7 @@ import pytest
 from conftest import (
     BACKENDS,
     SWEEP_LIMITS,
+    corpus_answer,
     formulation_factories,
     grid_records,
     make_backend,
@@ -52,11 +53,6 @@ RECORDS = grid_records()  # ../shared's 58 Loopy puzzles: missing, collection st
 OTHER = [r for r in RECORDS if r["loopy_type"] != 0]
 
 FORMS = formulation_factories()
-
-
-def corpus_answer(record: dict, puzzle: Puzzle) -> list[bool]:
-    on = set(record["solution_edges"])
-    return [e in on for e in range(puzzle.num_edges)]
 
 
 def small_board(kind: str, seed: int = 1) -> Board:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import grid_records
+from conftest import corpus_answer, grid_records
 
 from slitherbench.puzzles.check import check_answer
 from slitherbench.puzzles.puzzle import Puzzle
@@ -20,11 +20,6 @@ pytest.importorskip("pysat")
 # corpus runs in test_exact.py).
 RECORDS = [r for r in grid_records() if r["loopy_type"] != 0]
 SMALL_GRIDS = [r for r in RECORDS if r["num_faces"] <= 40][:12]
-
-
-def corpus_answer(record: dict, puzzle: Puzzle) -> list[bool]:
-    on = set(record["solution_edges"])
-    return [e in on for e in range(puzzle.num_edges)]
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,7 @@ from itertools import combinations
 from typing import Any
 
 from slitherbench.method.record import ExactResult
-from slitherbench.puzzles.check import loop_satisfies_clues
+from slitherbench.puzzles.check import loop_satisfies_clues, split_loops
 from slitherbench.puzzles.puzzle import Puzzle
 
 
@@ -79,10 +79,6 @@ class _Cuts:
                 if f >= 0:
                     got[f] = got.get(f, 0) + 1
         return got
-
-    def meets_clues(self, loop: list[int]) -> bool:
-        got = self.counts(loop)
-        return all(got.get(f, 0) == n for f, n in self.clues.items())
 
     def forbid(self, loop: list[int]) -> None:
         points = {p for e in loop for p in self.edge_points[e]}
@@ -130,7 +126,7 @@ def solve_sides(
     finally:
         timer.cancel()
         sat.delete()
-    result = [[e in set(a) for e in range(edges)] for a in answers]
+    result = [[e in on for e in range(edges)] for on in map(set, answers)]
     return ExactResult(status, result, time.perf_counter() - t0)
 
 
@@ -143,31 +139,11 @@ def _lazy_loop(puzzle: Puzzle, sat: Any, cuts: _Cuts, answers: list[list[int]]) 
         if not got:
             return "unique" if answers else "infeasible"
         model = sat.get_model()
-        for loop in _loops(puzzle, [e for e in range(puzzle.num_edges) if model[e] > 0]):
-            if cuts.meets_clues(loop) and loop_satisfies_clues(puzzle, loop):
+        for loop in split_loops(puzzle, [model[e] > 0 for e in range(puzzle.num_edges)]):
+            if loop_satisfies_clues(puzzle, loop):
                 answers.append(loop)
                 sat.add_clause([-(e + 1) for e in loop])  # so that another can show
                 if len(answers) == 2:
                     return "multiple"
             else:
                 cuts.forbid(loop)
-
-
-def _loops(puzzle: Puzzle, on: list[int]) -> list[list[int]]:
-    """The connected pieces of the edges that are on (loops: the degree rule holds)."""
-    left, ep, pe = set(on), puzzle.edge_points, puzzle.point_edges
-    out = []
-    for start in on:
-        if start not in left:
-            continue
-        left.discard(start)
-        piece, stack = [start], [start]
-        while stack:
-            for p in ep[stack.pop()]:
-                for g in pe[p]:
-                    if g in left:
-                        left.discard(g)
-                        piece.append(g)
-                        stack.append(g)
-        out.append(piece)
-    return out
