@@ -195,10 +195,15 @@ def test_the_presolved_model_is_what_the_command_gets(tmp_path: Path) -> None:
     script = tmp_path / "sat.py"
     script.write_text(SAT_SCRIPT)
     kept = {}
-    for form, command in [(QuboFormulation(), None), (ConsFormulation(), f"{PY} {script} {{input}}")]:
+    for form, command in [
+        (QuboFormulation(), None),
+        (ConsFormulation(), f"{PY} {script} {{input}}"),
+    ]:
         keep = tmp_path / form.name
         backend = ExternalBackend(keep_files=str(keep), **({"command": command} if command else {}))
-        r = run_trial(p, form, backend, seed=3, max_iterations=10, time_limit_s=30, presolve="rules")
+        r = run_trial(
+            p, form, backend, seed=3, max_iterations=10, time_limit_s=30, presolve="rules"
+        )
         t = r.trial
         assert t.status == "solved" and t.verified, t.reason
         assert all(t.answer[e] == str(v) for e, v in fixed.items())
