@@ -183,7 +183,9 @@ def architecture_reference() -> str:
             paras = [" ".join(p.split()) for p in doc.split("\n\n") if p.strip()]
             imports = next((p for p in paras if p.startswith("Imports:")), "")
             holds = " ".join(p for p in paras if p is not imports)
-            rows.append(f"| {depth + 1} | `{name}` | {holds} | {imports.removeprefix('Imports:').strip()} |")
+            rows.append(
+                f"| {depth + 1} | `{name}` | {holds} | {imports.removeprefix('Imports:').strip()} |"
+            )
     return "\n".join(rows) + "\n"
 
 
