@@ -2,8 +2,8 @@
 mode (tiny boards, one seed, seconds), and so does every experiment whose config says how its
 report is made (``python -m slitherbench.reproduce experiment=NAME --quick``: its runs, then
 its report or page), so a benchmark broken by a change elsewhere fails CI instead of waiting
-for its next full run. The experiments' runs are marked ``experiments``: CI runs them in a
-step of their own, ``pytest -m experiments``. The targets stay in the benchmarks: a quick run
+for its next full run. The quick runs are marked ``experiments``: CI runs them in a step of
+their own, ``pytest -m experiments``, after the suite. The targets stay in the benchmarks: a quick run
 reports its figures without judging them ("(quick, not judged)").
 
 Each run is a subprocess with its working directory and every output under ``tmp_path``
@@ -286,11 +286,10 @@ def test_every_experiment_with_its_own_report_settings_has_a_quick_run() -> None
 
 
 def _marked(run: QuickRun | QuickReproduce) -> object:
-    # The experiments' quick runs (runs, then a report: 10-60 s each on 2 cores) run in CI's
-    # own step (`pytest -m experiments` in .ci/run), beside the SLURM check, keeping the suite
-    # within its 10 minutes.
-    marks = [pytest.mark.experiments] if isinstance(run, QuickReproduce) else []
-    return pytest.param(run, marks=marks, id=run.id)
+    # Every quick run (an experiment's runs then its report: 10-60 s each on 2 cores; a
+    # script's: 1-7 s) runs in CI's own step (`pytest -m experiments` in .ci/run), beside the
+    # SLURM check, keeping the suite within its 10 minutes.
+    return pytest.param(run, marks=[pytest.mark.experiments], id=run.id)
 
 
 def _command(run: QuickRun | QuickReproduce, tmp_path: Path) -> list[str]:
