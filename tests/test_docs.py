@@ -150,12 +150,13 @@ def kept_store_pages() -> list[Path]:
     return out
 
 
+def _bytes(store: Path) -> int:
+    return sum(f.stat().st_size for f in store.rglob("*") if f.is_file())
+
+
 def test_the_kept_stores_are_within_their_size_budget() -> None:
     """At most 5 MB per page and 40 MB for every kept store together."""
-    sizes = {
-        store.parent.name: sum(f.stat().st_size for f in store.rglob("*") if f.is_file())
-        for store in (DOCS / "findings").glob("*/store")
-    }
+    sizes = {store.parent.name: _bytes(store) for store in (DOCS / "findings").glob("*/store")}
     assert sizes, "no store kept beside a page"
     assert all(size <= 5e6 for size in sizes.values()), sizes
     assert sum(sizes.values()) <= 40e6, sizes
@@ -164,13 +165,12 @@ def test_the_kept_stores_are_within_their_size_budget() -> None:
 def _kept_store_params() -> list:
     """The pages; those whose kept store is over 500 kB (12-16 s each to publish again on 2
     cores) run in the experiments step (pytest -m experiments, in .ci/run)."""
-
-    def large(page: Path) -> bool:
-        store = page.with_suffix("") / "store"
-        return sum(f.stat().st_size for f in store.rglob("*") if f.is_file()) > 500_000
-
     return [
-        pytest.param(page, id=page.stem, marks=[pytest.mark.experiments] if large(page) else [])
+        pytest.param(
+            page,
+            id=page.stem,
+            marks=[pytest.mark.experiments] if _bytes(page.with_suffix("") / "store") > 5e5 else [],
+        )
         for page in kept_store_pages()
     ]
 

@@ -118,10 +118,15 @@ def _shipped_small() -> list:
     from slitherbench.sources.library import shipped
 
     small = [p for p in shipped("lookahead") if p.num_faces <= 100][::3]
-    heavy = [p.meta["grade"] == "lookahead2" and p.board.kind != "square" for p in small]
     return [
-        pytest.param(p, id=p.name, marks=[pytest.mark.experiments] if h else [])
-        for p, h in zip(small, heavy, strict=True)
+        pytest.param(
+            p,
+            id=p.name,
+            marks=[pytest.mark.experiments]
+            if p.meta["grade"] == "lookahead2" and p.board.kind != "square"
+            else [],
+        )
+        for p in small
     ]
 
 

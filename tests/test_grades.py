@@ -51,31 +51,20 @@ def test_every_shipped_board_has_a_grade_and_the_small_ones_match_the_engine() -
         assert (p.meta["grade"] == "rules") == (p.meta["difficulty"] in ("Easy", "Normal")), p.name
 
 
-def _committed(large: bool) -> list:
-    return [
-        p
-        for name in ("survey", "targets", "lookahead")
-        for p in library.shipped(name)
-        if (p.num_faces > LARGE_FACES) == large
-    ]
-
-
 # Boards above this many faces take 0.7-5.5 s each to grade again on 2 cores (30 s together):
 # they are graded again in the experiments step (pytest -m experiments, in .ci/run).
 LARGE_FACES = 400
 
 
 @pytest.mark.slow
-def test_every_committed_grade_is_the_engines() -> None:
-    for p in _committed(large=False):
-        assert (p.meta["grade"], p.meta["grade_shares"]) == _fresh(p), p.name
-
-
-@pytest.mark.slow
-@pytest.mark.experiments
-def test_every_committed_grade_of_a_large_board_is_the_engines() -> None:
-    for p in _committed(large=True):
-        assert (p.meta["grade"], p.meta["grade_shares"]) == _fresh(p), p.name
+@pytest.mark.parametrize(
+    "large", [False, pytest.param(True, marks=pytest.mark.experiments)], ids=["small", "large"]
+)
+def test_every_committed_grade_is_the_engines(large: bool) -> None:
+    for name in ("survey", "targets", "lookahead"):
+        for p in library.shipped(name):
+            if (p.num_faces > LARGE_FACES) == large:
+                assert (p.meta["grade"], p.meta["grade_shares"]) == _fresh(p), p.name
 
 
 def test_a_board_outside_the_library_is_graded_once_by_its_text(monkeypatch) -> None:

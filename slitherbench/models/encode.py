@@ -128,6 +128,12 @@ def is_stepped_degree(c: Constraint) -> bool:
     return set(c.allowed) == {0, 2} and (not c.coeffs or set(c.coeffs) == {1})
 
 
+def degree_clauses(lits: Sequence[int]) -> list[list[int]]:
+    """CNF of "degree 0 or 2" on a point's edge literals: one on => another on, never three."""
+    out = [[-e, *(f for f in lits if f != e)] for e in lits]
+    return out + [[-v for v in trio] for trio in combinations(lits, 3)]
+
+
 def clauses(
     c: Constraint, pool: Any, encoding: str = "seqcounter", guard: int | None = None
 ) -> list[list[int]]:
@@ -137,11 +143,7 @@ def clauses(
 
     extra = [] if guard is None else [-guard]
     if is_stepped_degree(c):
-        lits = [e + 1 for e in c.edges]
-        out: list[list[int]] = [
-            [-e, *(f for f in lits if f != e)] for e in lits
-        ]  # one on => another on
-        out += [[-v for v in trio] for trio in combinations(lits, 3)]  # never three
+        out: list[list[int]] = degree_clauses([e + 1 for e in c.edges])
         return [[*cl, *extra] for cl in out] if extra else out
     row = linear_row(c)
     if row.unit and not row.step:  # clues and loop cuts: the edges themselves

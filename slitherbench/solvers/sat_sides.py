@@ -33,6 +33,7 @@ from itertools import combinations
 from typing import Any
 
 from slitherbench.method.record import ExactResult
+from slitherbench.models.encode import degree_clauses
 from slitherbench.puzzles.check import loop_satisfies_clues, split_loops
 from slitherbench.puzzles.puzzle import Puzzle
 
@@ -42,9 +43,7 @@ def sides_clauses(puzzle: Puzzle) -> list[list[int]]:
     e + 1, face f's side (true: inside) is ``num_edges + f + 1``."""
     out: list[list[int]] = []
     for edges in puzzle.point_edges:
-        lits = [e + 1 for e in edges]
-        out += [[-e, *(f for f in lits if f != e)] for e in lits]  # one on => another on
-        out += [[-v for v in trio] for trio in combinations(lits, 3)]  # never three
+        out += degree_clauses([e + 1 for e in edges])
     for f, n in puzzle.clue_faces:
         lits = [e + 1 for e in puzzle.face_edges[f]]
         out += [[-v for v in group] for group in combinations(lits, n + 1)]
