@@ -141,3 +141,109 @@ def test_fixed_edges_are_kept() -> None:
     e = answer.index(True)
     assert solve_sides(p, fixed={e: 0}).status == "infeasible"
     assert solve_sides(p, fixed={e: 1}).status == "unique"
+
+
+class _Recorder:
+    """A stand-in for the solver that keeps the clauses a cut adds (``solver`` is what
+    :meth:`_Cuts.cut_set` adds through)."""
+
+    def __init__(self) -> None:
+        self.clauses: list[list[int]] = []
+        self.solver = self
+
+    def add_clause(self, clause: list[int]) -> None:
+        self.clauses.append(sorted(clause))
+
+
+def _python_cuts(p: Puzzle, model: list[int], top: int) -> list[tuple[list[int], object]]:
+    """Each loop of the sample with what the Python code makes of it: "answer" or its cuts."""
+    from slitherbench.puzzles.check import loop_satisfies_clues, split_loops
+
+    out: list[tuple[list[int], object]] = []
+    for loop in split_loops(p, [model[e] > 0 for e in range(p.num_edges)]):
+        if loop_satisfies_clues(p, loop):
+            out.append((sorted(loop), "answer"))
+            continue
+        rec = _Recorder()
+        _Cuts(p, rec, top).forbid(loop)
+        out.append((sorted(loop), sorted(rec.clauses)))
+    return out
+
+
+def _compiled_cuts(p: Puzzle, board, model: list[int], top: int) -> list[tuple[list[int], object]]:
+    from slitherbench.solvers.sat_sides import ANSWER, CUT_SET
+
+    out: list[tuple[list[int], object]] = []
+    for kind, edges, inside, leaving in board.analyse(model):
+        loop = sorted(edges.tolist())
+        if kind == ANSWER:
+            out.append((loop, "answer"))
+            continue
+        rec = _Recorder()
+        cuts = _Cuts(p, rec, top)
+        if kind == CUT_SET:
+            cuts.cut_set(inside.tolist(), leaving.tolist())
+        else:
+            cuts.loop_cut(loop)
+        out.append((loop, sorted(rec.clauses)))
+    return out
+
+
+# six small boards of other grid kinds and five squares, one of each size of the corpus
+CUT_BOARDS = [Puzzle.parse(r["loopy_id"]) for r in SMALL_GRIDS[:6]] + list(loopy_dev()[:60:12])
+
+
+@pytest.mark.slow  # the first call loads (or compiles) the numba code
+@pytest.mark.parametrize("thin", [1.0, 0.5])
+@pytest.mark.parametrize("board", CUT_BOARDS, ids=str)
+def test_the_compiled_analysis_makes_the_python_cuts_cut_for_cut(
+    board: Puzzle, thin: float
+) -> None:
+    # Both see the same samples (the solver's, as the lazy loop goes on): the same loops,
+    # the same answers flagged, the same clauses to the helper variable's number. With half
+    # the clues gone, samples hold more loops and candidate answers.
+    pytest.importorskip("numba")
+    from pysat.solvers import Solver
+
+    from slitherbench.solvers.sides_cuts import Board
+
+    p = board if thin == 1 else _thinned(board, [], thin, random.Random(str(board)))
+    compiled = Board(p)
+    top = p.num_edges + p.num_faces
+    kinds = set()
+    with Solver(name="glucose4", bootstrap_with=sides_clauses(p)) as sat:
+        sat.add_clause(list(range(1, p.num_edges + 1)))
+        for _ in range(40):
+            if not sat.solve():
+                break
+            model = sat.get_model()
+            want = _python_cuts(p, model, top)
+            assert _compiled_cuts(p, compiled, model, top) == want
+            for loop, cut in want:
+                kinds.add("answer" if cut == "answer" else len(cut) > 1)
+                for clause in [[-(e + 1) for e in loop]] if cut == "answer" else cut:
+                    sat.add_clause(clause)
+                top += cut != "answer" and len(cut) > 1
+    assert kinds  # at least one sample was compared
+
+
+def test_a_board_of_the_compiled_size_uses_the_compiled_analysis(monkeypatch) -> None:
+    import slitherbench.solvers.sat_sides as ss
+
+    pytest.importorskip("numba")
+    made: list[int] = []
+    import slitherbench.solvers.sides_cuts as sc
+
+    class Counting(sc.Board):
+        def __init__(self, puzzle: Puzzle) -> None:
+            made.append(puzzle.num_edges)
+            super().__init__(puzzle)
+
+    monkeypatch.setattr(sc, "Board", Counting)
+    p = loopy_dev()[0]
+    assert p.num_edges < ss.MIN_EDGES
+    assert solve_sides(p).status == "unique" and made == []  # small: the Python code
+    monkeypatch.setattr(ss, "MIN_EDGES", 10)
+    assert solve_sides(p).status == "unique" and made == [p.num_edges]
+    monkeypatch.setattr(ss, "find_spec", lambda name: None)  # no numba: the Python code
+    assert solve_sides(p).status == "unique" and made == [p.num_edges]

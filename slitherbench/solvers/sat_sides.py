@@ -21,7 +21,9 @@ Clue sums are written without helper variables ("no n + 1 of its edges on" and "
 of them off", k at most a face's sides), the degree rule as ``method="sat"`` writes it. A loop
 that alone meets every clue is an answer (the independent checker confirms it) and is then
 forbidden, so that a second answer can show; no assignment left means unique (or
-infeasible). Nothing assumes uniqueness, and puzzle rules (No-Square) and variants
+infeasible). On boards of ``MIN_EDGES`` edges or more, numba splits each sample into loops
+and works out their cuts (:mod:`.sides_cuts`; the Python code here remains the reference the
+tests hold it to, cut for cut): on the generated 30x40 boards that took half the time. Nothing assumes uniqueness, and puzzle rules (No-Square) and variants
 (Colorlink) are left to ``method="sat"``.
 """
 
@@ -29,6 +31,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterable
+from importlib.util import find_spec
 from itertools import combinations
 from typing import Any
 
@@ -36,6 +40,13 @@ from slitherbench.method.record import ExactResult
 from slitherbench.models.encode import degree_clauses
 from slitherbench.puzzles.check import loop_satisfies_clues, split_loops
 from slitherbench.puzzles.puzzle import Puzzle
+
+# What the compiled analysis (slitherbench.solvers.sides_cuts) makes of a loop: a candidate
+# answer (the checker decides), the page's loop cut, a cut-set cut.
+ANSWER, LOOP_CUT, CUT_SET = 0, 1, 2
+# Boards with fewer edges split and cut samples in Python: there loading the compiled code in
+# a fresh process (about half a second) costs more than it saves.
+MIN_EDGES = 1000
 
 
 def sides_clauses(puzzle: Puzzle) -> list[list[int]]:
@@ -88,13 +99,21 @@ class _Cuts:
                 a, b = self.edge_points[e]
                 (inside if a in points and b in points else leaving).add(e)
         got = self.counts(inside)
-        if not any(self.clues[f] > got.get(f, 0) for f in self.wanted):
-            self.sat.add_clause([-(e + 1) for e in loop])  # the page's loop cut
-            return
+        if any(self.clues[f] > got.get(f, 0) for f in self.wanted):
+            self.cut_set(inside, leaving)
+        else:
+            self.loop_cut(loop)
+
+    def loop_cut(self, loop: Iterable[int]) -> None:
+        self.sat.add_clause([-(e + 1) for e in loop])  # the page's loop cut
+
+    def cut_set(self, inside: Iterable[int], leaving: Iterable[int]) -> None:
         self.top += 1
-        self.sat.add_clause([-self.top, *(e + 1 for e in leaving)])
+        a = self.top
+        add = self.sat.solver.add_clause
+        add([-a, *(e + 1 for e in leaving)])
         for e in inside:
-            self.sat.add_clause([-(e + 1), self.top])
+            add([-1 - e, a])
 
 
 def solve_sides(
@@ -102,9 +121,12 @@ def solve_sides(
     time_limit_s: float = 30.0,
     fixed: dict[int, int] | None = None,
     solver: str = "glucose4",
+    compiled: bool | None = None,
 ) -> ExactResult:
     """Solve and settle uniqueness (unique, multiple, infeasible or timeout); ``fixed``:
-    edges already known (deduction's), as unit clauses."""
+    edges already known (deduction's), as unit clauses. ``compiled``: split and cut each
+    sample with numba (:mod:`.sides_cuts`); None: where numba is installed and the board
+    has at least ``MIN_EDGES`` edges."""
     from pysat.solvers import Solver
 
     if puzzle.rules or puzzle.variant:
@@ -116,12 +138,19 @@ def solve_sides(
     for e, v in (fixed or {}).items():
         sat.add_clause([e + 1 if v else -(e + 1)])
     cuts = _Cuts(puzzle, sat, edges + puzzle.num_faces)
+    if compiled is None:
+        compiled = edges >= MIN_EDGES and find_spec("numba") is not None
+    board = None
+    if compiled:
+        from slitherbench.solvers.sides_cuts import Board
+
+        board = Board(puzzle)
     # One timer for the whole run: it interrupts whichever solve is running at the deadline.
     timer = threading.Timer(max(time_limit_s - (time.perf_counter() - t0), 0.001), sat.interrupt)
     timer.start()
     answers: list[list[int]] = []
     try:
-        status = _lazy_loop(puzzle, sat, cuts, answers)
+        status = _lazy_loop(puzzle, sat, cuts, answers, board)
     finally:
         timer.cancel()
         sat.delete()
@@ -129,8 +158,12 @@ def solve_sides(
     return ExactResult(status, result, time.perf_counter() - t0)
 
 
-def _lazy_loop(puzzle: Puzzle, sat: Any, cuts: _Cuts, answers: list[list[int]]) -> str:
-    """Solve, split into loops, keep answers and cut the rest, until two answers or none."""
+def _lazy_loop(
+    puzzle: Puzzle, sat: Any, cuts: _Cuts, answers: list[list[int]], compiled: Any = None
+) -> str:
+    """Solve, split into loops, keep answers and cut the rest, until two answers or none.
+    ``compiled``: a :class:`.sides_cuts.Board` that splits and cuts each sample (None: the
+    Python code here does)."""
     while True:
         got = sat.solve_limited(expect_interrupt=True)
         if got is None:
@@ -138,11 +171,24 @@ def _lazy_loop(puzzle: Puzzle, sat: Any, cuts: _Cuts, answers: list[list[int]]) 
         if not got:
             return "unique" if answers else "infeasible"
         model = sat.get_model()
-        for loop in split_loops(puzzle, [model[e] > 0 for e in range(puzzle.num_edges)]):
-            if loop_satisfies_clues(puzzle, loop):
+        found: list[tuple[Any, Any, Any, Any]]
+        if compiled is None:
+            found = [
+                (None, loop, None, None)
+                for loop in split_loops(puzzle, [model[e] > 0 for e in range(puzzle.num_edges)])
+            ]
+        else:
+            found = compiled.analyse(model)
+        for kind, edges, inside, leaving in found:
+            loop = edges if compiled is None else edges.tolist()
+            if kind in (None, ANSWER) and loop_satisfies_clues(puzzle, loop):
                 answers.append(loop)
                 sat.add_clause([-(e + 1) for e in loop])  # so that another can show
                 if len(answers) == 2:
                     return "multiple"
-            else:
+            elif kind == CUT_SET:
+                cuts.cut_set(inside.tolist(), leaving.tolist())
+            elif kind == LOOP_CUT:
+                cuts.loop_cut(loop)
+            else:  # the Python path, or a loop the checker refused where the clue counts met
                 cuts.forbid(loop)
