@@ -29,6 +29,7 @@ tests hold it to, cut for cut): on the generated 30x40 boards that took half the
 
 from __future__ import annotations
 
+import gc
 import threading
 import time
 from collections.abc import Iterable
@@ -127,15 +128,38 @@ def solve_sides(
     edges already known (deduction's), as unit clauses. ``compiled``: split and cut each
     sample with numba (:mod:`.sides_cuts`); None: where numba is installed and the board
     has at least ``MIN_EDGES`` edges."""
-    from pysat.solvers import Solver
-
     if puzzle.rules or puzzle.variant:
         raise ValueError("method='sat-sides' takes plain Slitherlink; use method='sat'")
     t0 = time.perf_counter()
+    # A solve makes a hundred thousand short-lived clause lists on a 30x40 board, enough to
+    # start Python's cyclic collector several times, each time walking the caller's whole
+    # heap (10-30% of a solve in a process holding pandas and a store). They hold no
+    # cycles, so the collector pauses until the solve ends.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        status, answers = _solve(puzzle, time_limit_s, fixed or {}, solver, compiled, t0)
+    finally:
+        if collecting:
+            gc.enable()
+    result = [[e in on for e in range(puzzle.num_edges)] for on in map(set, answers)]
+    return ExactResult(status, result, time.perf_counter() - t0)
+
+
+def _solve(
+    puzzle: Puzzle,
+    time_limit_s: float,
+    fixed: dict[int, int],
+    solver: str,
+    compiled: bool | None,
+    t0: float,
+) -> tuple[str, list[list[int]]]:
+    from pysat.solvers import Solver
+
     edges = puzzle.num_edges
     sat = Solver(name=solver, bootstrap_with=sides_clauses(puzzle))
     sat.add_clause(list(range(1, edges + 1)))  # the clues allow the empty board, no loop
-    for e, v in (fixed or {}).items():
+    for e, v in fixed.items():
         sat.add_clause([e + 1 if v else -(e + 1)])
     cuts = _Cuts(puzzle, sat, edges + puzzle.num_faces)
     if compiled is None:
@@ -150,12 +174,10 @@ def solve_sides(
     timer.start()
     answers: list[list[int]] = []
     try:
-        status = _lazy_loop(puzzle, sat, cuts, answers, board)
+        return _lazy_loop(puzzle, sat, cuts, answers, board), answers
     finally:
         timer.cancel()
         sat.delete()
-    result = [[e in on for e in range(edges)] for on in map(set, answers)]
-    return ExactResult(status, result, time.perf_counter() - t0)
 
 
 def _lazy_loop(

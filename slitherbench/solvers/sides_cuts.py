@@ -57,7 +57,7 @@ class Board:
         """The sample's loops, each as (kind, its edges, inside edges, leaving edges); the
         last two only for a cut-set cut. ``model``: pysat's model (edge e is variable
         e + 1)."""
-        on = np.asarray(model[: self.E], dtype=np.int64) > 0
+        on = np.fromiter(model, dtype=np.int64, count=self.E) > 0
         n = analyse(
             on, self.ep, self.ef, self.pe_ptr, self.pe, self.clue, self.wanted,
             self.seen, self.pstamp, self.fstamp, self.fcount,
