@@ -227,6 +227,7 @@ def test_the_compiled_analysis_makes_the_python_cuts_cut_for_cut(
     assert kinds  # at least one sample was compared
 
 
+@pytest.mark.slow  # loads the numba code
 def test_a_board_of_the_compiled_size_uses_the_compiled_analysis(monkeypatch) -> None:
     import slitherbench.solvers.sat_sides as ss
 
