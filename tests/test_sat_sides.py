@@ -171,17 +171,15 @@ def _python_cuts(p: Puzzle, model: list[int], top: int) -> list[tuple[list[int],
 
 
 def _compiled_cuts(p: Puzzle, board, model: list[int], top: int) -> list[tuple[list[int], object]]:
-    from slitherbench.solvers.sat_sides import ANSWER, CUT_SET
-
     out: list[tuple[list[int], object]] = []
     for kind, edges, inside, leaving in board.analyse(model):
         loop = sorted(edges.tolist())
-        if kind == ANSWER:
+        if kind == "answer":
             out.append((loop, "answer"))
             continue
         rec = _Recorder()
         cuts = _Cuts(p, rec, top)
-        if kind == CUT_SET:
+        if kind == "cut set":
             cuts.cut_set(inside.tolist(), leaving.tolist())
         else:
             cuts.loop_cut(loop)

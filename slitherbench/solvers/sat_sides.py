@@ -42,9 +42,6 @@ from slitherbench.models.encode import degree_clauses
 from slitherbench.puzzles.check import loop_satisfies_clues, split_loops
 from slitherbench.puzzles.puzzle import Puzzle
 
-# What the compiled analysis (slitherbench.solvers.sides_cuts) makes of a loop: a candidate
-# answer (the checker decides), the page's loop cut, a cut-set cut.
-ANSWER, LOOP_CUT, CUT_SET = 0, 1, 2
 # Boards with fewer edges split and cut samples in Python: there loading the compiled code in
 # a fresh process (about half a second) costs more than it saves.
 MIN_EDGES = 1000
@@ -203,14 +200,14 @@ def _lazy_loop(
             found = compiled.analyse(model)
         for kind, edges, inside, leaving in found:
             loop = edges if compiled is None else edges.tolist()
-            if kind in (None, ANSWER) and loop_satisfies_clues(puzzle, loop):
+            if kind in (None, "answer") and loop_satisfies_clues(puzzle, loop):
                 answers.append(loop)
                 sat.add_clause([-(e + 1) for e in loop])  # so that another can show
                 if len(answers) == 2:
                     return "multiple"
-            elif kind == CUT_SET:
+            elif kind == "cut set":
                 cuts.cut_set(inside.tolist(), leaving.tolist())
-            elif kind == LOOP_CUT:
+            elif kind == "loop cut":
                 cuts.loop_cut(loop)
             else:  # the Python path, or a loop the checker refused where the clue counts met
                 cuts.forbid(loop)

@@ -17,7 +17,10 @@ from typing import Any
 import numba
 import numpy as np
 
-from slitherbench.solvers.sat_sides import ANSWER, CUT_SET, LOOP_CUT
+# What the analysis makes of a loop, as numbers in the compiled code and as names outside:
+# a candidate answer (the checker decides), the page's loop cut, a cut-set cut.
+ANSWER, LOOP_CUT, CUT_SET = 0, 1, 2
+KINDS = ("answer", "loop cut", "cut set")
 
 
 class Board:
@@ -53,10 +56,10 @@ class Board:
         self.leaving_ptr = np.zeros(E + 1, dtype=i64)
         self.counts = np.zeros(1, dtype=i64)  # the last stamp used
 
-    def analyse(self, model: list[int]) -> list[tuple[int, Any, Any, Any]]:
-        """The sample's loops, each as (kind, its edges, inside edges, leaving edges); the
-        last two only for a cut-set cut. ``model``: pysat's model (edge e is variable
-        e + 1)."""
+    def analyse(self, model: list[int]) -> list[tuple[str, Any, Any, Any]]:
+        """The sample's loops, each as (kind, its edges, inside edges, leaving edges), the
+        kind one of :data:`KINDS`; the last two only for a cut-set cut. ``model``: pysat's
+        model (edge e is variable e + 1)."""
         on = np.fromiter(model, dtype=np.int64, count=self.E) > 0
         n = analyse(
             on, self.ep, self.ef, self.pe_ptr, self.pe, self.clue, self.wanted,
@@ -67,7 +70,7 @@ class Board:
         cp, ip, lp = self.comp_ptr, self.inside_ptr, self.leaving_ptr
         return [
             (
-                int(self.kind[i]),
+                KINDS[self.kind[i]],
                 self.comp[cp[i] : cp[i + 1]],
                 self.inside[ip[i] : ip[i + 1]],
                 self.leaving[lp[i] : lp[i + 1]],
@@ -77,115 +80,134 @@ class Board:
 
 
 @numba.njit(cache=True, nogil=True)
+def _walk(start, on, ep, pe_ptr, pe, seen, pstamp, comp, top, on_loop):
+    """The component of ``start``, breadth first from point to point (as the checker's
+    ``split_loops``), appended to ``comp`` from ``top``; its points get the stamp
+    ``on_loop``. Returns the new end of ``comp``."""
+    seen[start] = 1
+    comp[top] = start
+    top += 1
+    k = top - 1
+    while k < top:
+        e = comp[k]
+        k += 1
+        for j in range(2):
+            p = ep[e, j]
+            pstamp[p] = on_loop
+            for m in range(pe_ptr[p], pe_ptr[p + 1]):
+                x = pe[m]
+                if on[x] and not seen[x]:
+                    seen[x] = 1
+                    comp[top] = x
+                    top += 1
+    return top
+
+
+@numba.njit(cache=True, nogil=True)
+def _meets_clues(edges, ef, clue, wanted, fstamp, fcount, on_loop, visited):
+    """Whether these edges give every clue face its count (a candidate answer)."""
+    for e in edges:
+        for j in range(2):
+            f = ef[e, j]
+            if f >= 0 and clue[f] >= 0:
+                if fstamp[f] != on_loop:
+                    fstamp[f] = on_loop
+                    fcount[f] = 0
+                fcount[f] += 1
+    answer = True
+    met = 0  # faces with a positive clue that the loop touches
+    for e in edges:
+        for j in range(2):
+            f = ef[e, j]
+            if f >= 0 and fstamp[f] == on_loop:
+                if fcount[f] != clue[f]:
+                    answer = False
+                if clue[f] > 0:
+                    met += 1
+                fstamp[f] = visited  # each face once
+    return answer and met == wanted  # else a face the loop does not touch wants lines
+
+
+@numba.njit(cache=True, nogil=True)
+def _around(edges, ep, pe_ptr, pe, pstamp, inside, ni, leaving, nl, on_loop, visited):
+    """The edges inside the loop's points (both ends on it) and those leaving them, from
+    each point once, appended from ``ni`` and ``nl``; returns their new ends."""
+    for e0 in edges:
+        for j in range(2):
+            p = ep[e0, j]
+            if pstamp[p] != on_loop:
+                continue
+            pstamp[p] = visited
+            for m in range(pe_ptr[p], pe_ptr[p + 1]):
+                e = pe[m]
+                q = ep[e, 1] if ep[e, 0] == p else ep[e, 0]
+                if pstamp[q] == on_loop:
+                    inside[ni] = e  # listed from its first point only
+                    ni += 1
+                elif pstamp[q] != visited:
+                    leaving[nl] = e
+                    nl += 1
+    return ni, nl
+
+
+@numba.njit(cache=True, nogil=True)
+def _proves_cut_set(inside, ef, clue, wanted, fstamp, fcount, counted):
+    """Whether the clues prove an edge off the points: a face wants more lines than the
+    inside edges give it (a face with a positive clue they never touch included)."""
+    touched = 0
+    for e in inside:
+        for j in range(2):
+            f = ef[e, j]
+            if f >= 0 and clue[f] > 0:
+                if fstamp[f] != counted:
+                    fstamp[f] = counted
+                    fcount[f] = 0
+                    touched += 1
+                fcount[f] += 1
+    if touched < wanted:
+        return True
+    for e in inside:
+        for j in range(2):
+            f = ef[e, j]
+            if f >= 0 and clue[f] > fcount[f]:
+                return True
+    return False
+
+
+@numba.njit(cache=True, nogil=True)
 def analyse(
     on, ep, ef, pe_ptr, pe, clue, wanted,
     seen, pstamp, fstamp, fcount,
     comp, comp_ptr, kind, inside, inside_ptr, leaving, leaving_ptr, counts,
 ):  # fmt: skip
-    """Split the on edges into components (a walk from point to point, as the checker's
-    ``split_loops``) and give each its kind and cut; returns the count of components.
-    ``counts[0]`` numbers the stamps across calls, so the stamp arrays never need clearing."""
-    E = on.shape[0]
+    """Split the on edges into components and give each its kind and cut; returns the
+    count of components. ``counts[0]`` numbers the stamps across calls, so the stamp arrays
+    never need clearing."""
     seen[:] = 0
-    n = 0
-    top = 0  # ends of comp, inside and leaving
-    ni = 0
-    nl = 0
-    comp_ptr[0] = 0
-    inside_ptr[0] = 0
-    leaving_ptr[0] = 0
-    for start in range(E):
+    n = top = ni = nl = 0  # components; ends of comp, inside and leaving
+    comp_ptr[0] = inside_ptr[0] = leaving_ptr[0] = 0
+    for start in range(on.shape[0]):
         if not on[start] or seen[start]:
             continue
         g = counts[0]
         counts[0] = g + 3
         on_loop, visited, counted = g + 1, g + 2, g + 3  # stamps of this component
         first = top
-        seen[start] = 1
-        comp[top] = start
-        top += 1
-        k = first
-        while k < top:  # the component's edges, breadth first
-            e = comp[k]
-            k += 1
-            for j in range(2):
-                p = ep[e, j]
-                pstamp[p] = on_loop
-                for m in range(pe_ptr[p], pe_ptr[p + 1]):
-                    x = pe[m]
-                    if on[x] and not seen[x]:
-                        seen[x] = 1
-                        comp[top] = x
-                        top += 1
+        top = _walk(start, on, ep, pe_ptr, pe, seen, pstamp, comp, top, on_loop)
         comp_ptr[n + 1] = top
-        # a candidate answer: its edges give every clue face its count
-        for k in range(first, top):
-            for j in range(2):
-                f = ef[comp[k], j]
-                if f >= 0 and clue[f] >= 0:
-                    if fstamp[f] != on_loop:
-                        fstamp[f] = on_loop
-                        fcount[f] = 0
-                    fcount[f] += 1
-        answer = True
-        met = 0  # faces with a positive clue that the loop touches
-        for k in range(first, top):
-            for j in range(2):
-                f = ef[comp[k], j]
-                if f >= 0 and fstamp[f] == on_loop:
-                    if fcount[f] != clue[f]:
-                        answer = False
-                    if clue[f] > 0:
-                        met += 1
-                    fstamp[f] = visited  # each face once
-        if met < wanted:
-            answer = False  # a face the loop does not touch wants lines
-        if answer:
+        edges = comp[first:top]
+        if _meets_clues(edges, ef, clue, wanted, fstamp, fcount, on_loop, visited):
             kind[n] = ANSWER
-            inside_ptr[n + 1] = ni
-            leaving_ptr[n + 1] = nl
-            n += 1
-            continue
-        # inside (both points on the loop) and leaving edges, from each point once
-        i0, l0 = ni, nl
-        for k in range(first, top):
-            for j in range(2):
-                p = ep[comp[k], j]
-                if pstamp[p] != on_loop:
-                    continue
-                pstamp[p] = visited
-                for m in range(pe_ptr[p], pe_ptr[p + 1]):
-                    e = pe[m]
-                    q = ep[e, 1] if ep[e, 0] == p else ep[e, 0]
-                    if pstamp[q] == on_loop:
-                        inside[ni] = e  # listed from its first point only
-                        ni += 1
-                    elif pstamp[q] != visited:
-                        leaving[nl] = e
-                        nl += 1
-        # the clues prove an edge off the points: a face wants more than the inside gives
-        touched = 0
-        for k in range(i0, ni):
-            for j in range(2):
-                f = ef[inside[k], j]
-                if f >= 0 and clue[f] > 0:
-                    if fstamp[f] != counted:
-                        fstamp[f] = counted
-                        fcount[f] = 0
-                        touched += 1
-                    fcount[f] += 1
-        proves = touched < wanted
-        if not proves:
-            for k in range(i0, ni):
-                for j in range(2):
-                    f = ef[inside[k], j]
-                    if f >= 0 and clue[f] > fcount[f]:
-                        proves = True
-        if proves:
-            kind[n] = CUT_SET
         else:
-            kind[n] = LOOP_CUT
-            ni, nl = i0, l0
+            i0, l0 = ni, nl
+            ni, nl = _around(
+                edges, ep, pe_ptr, pe, pstamp, inside, ni, leaving, nl, on_loop, visited
+            )
+            if _proves_cut_set(inside[i0:ni], ef, clue, wanted, fstamp, fcount, counted):
+                kind[n] = CUT_SET
+            else:
+                kind[n] = LOOP_CUT
+                ni, nl = i0, l0
         inside_ptr[n + 1] = ni
         leaving_ptr[n + 1] = nl
         n += 1
