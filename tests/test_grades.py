@@ -80,10 +80,14 @@ def test_a_board_outside_the_library_is_graded_once_by_its_text(monkeypatch) -> 
     first = grade_columns(p)
     assert grade_columns(library.reference10()) == first and len(calls) == 1
     assert first[0] == "lookahead1" and json.loads(first[1])["rules"] < 0.5
-    # A board the engine does not cover (Colorlink) has no grade, rather than an error.
+    # Colorlink puzzles are graded per colour; a board with no answer has no grade, rather
+    # than an error.
+    from slitherbench.puzzles.colorlink import read_colorlink
+    from slitherbench.puzzles.colorlink.harness import ColorlinkPuzzle
     from slitherbench.sources.colorlink import generated_colorlink
 
-    assert grade_columns(generated_colorlink(4, 4, 2, 1)) == ("", "")
+    assert grade_columns(generated_colorlink(6, 6, 2, 3))[0] == "lookahead2"
+    assert grade_columns(ColorlinkPuzzle.of(read_colorlink("4r4g"))) == ("", "")
     # Nor does a board too large to grade within a run (a shipped one keeps its own).
     monkeypatch.setattr(grades, "GRADE_MAX_FACES", 99)
     assert grade_columns(library.generated(10, 10, 1)) == ("", "")

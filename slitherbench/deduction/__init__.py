@@ -32,7 +32,10 @@ inside each probe, on the unknown edges beside what the probe changed and beside
 the line segments it moved (the set grows with the inner moves). Neither ever guesses; each
 level runs to its fixpoint, and a level-2 move is followed by look-ahead 1 again.
 :func:`grade` names the lowest level that solves a board, never relying on uniqueness.
-Colorlink puzzles (``puzzle.variant``) are not covered: a one-line error.
+Colorlink puzzles join per colour (:mod:`.colours`): each colour is deduced as a plain
+puzzle with its own clues, and two rules join the colours (``one-colour``: an edge carries
+at most one colour; ``black-clue``: a black clue counts every colour). Edges and faces are
+then the layered board's (``k * E + e``, ``k * F + f``).
 
 The trace names each move's rule (the first rule that made it: several may force one edge)
 and level. For a presolve, deduce with the cuts so far and substitute the fixed edges:
@@ -45,8 +48,8 @@ and level. For a presolve, deduce with the cuts so far and substitute the fixed 
 >>> [found.edges[e] for e in p.face_edges[0]]  # a 3 in a corner: its two rim sides are on
 [1, -1, -1, 1]
 
-Modules: :mod:`.engine` (the state, the rules, the probes); this module (the results and
-the two entry points).
+Modules: :mod:`.engine` (the state, the rules, the probes); :mod:`.colours` (Colorlink, per
+colour); this module (the results and the two entry points).
 
 Imports: :mod:`slitherbench.puzzles` only (the board model, the puzzle, the rule plugins and
 the checker); never a solver, a formulation or model, the runner or the store, so any of
@@ -147,8 +150,11 @@ def deduce(
     are not all on). ``assume_unique=False`` (the default) never uses uniqueness."""
     if level not in GRADE_LEVELS:
         raise ValueError(f"level {level!r} is not one of {', '.join(GRADE_LEVELS)}")
-    if getattr(puzzle, "variant", ""):
-        raise ValueError(f"deduction covers Slitherlink and its rules, not {puzzle.variant}")
+    variant = getattr(puzzle, "variant", "")
+    if variant == "colorlink":
+        return _deduce_colours(puzzle, level, fixed, cuts)
+    if variant:
+        raise ValueError(f"deduction covers Slitherlink, its rules and Colorlink, not {variant}")
     engine = Engine(puzzle, cuts, assume_unique)
     E = engine.t.E
     shares: dict[str, float] = {}
@@ -179,6 +185,30 @@ def deduce(
         contradiction=problem,
         trace=trace,
         used_uniqueness=any(m.assumes_unique for m in trace),
+        fixed_share=shares,
+    )
+
+
+def _deduce_colours(
+    puzzle: Any,
+    level: str,
+    fixed: Mapping[int, int] | None,
+    cuts: Sequence[Collection[int]],
+) -> Deduction:
+    """:func:`deduce` on a Colorlink puzzle (:mod:`.colours`); no move assumes uniqueness."""
+    from slitherbench.deduction.colours import deduce_colours
+
+    levels = GRADE_LEVELS[: GRADE_LEVELS.index(level) + 1]
+    state, reached, shares, problem = deduce_colours(puzzle, levels, fixed, cuts, deduce)
+    trace = tuple(Move(rule, kind, i, v, stage) for rule, kind, i, v, stage in state.trace)
+    return Deduction(
+        edges=tuple(state.edges),
+        faces=tuple(state.faces),
+        level=reached,
+        solved=problem is None and state.unknown == 0,
+        contradiction=problem,
+        trace=tuple(m for m in trace if m.rule != "input"),
+        used_uniqueness=False,
         fixed_share=shares,
     )
 

@@ -37,9 +37,9 @@ def shares_text(shares: dict[str, float]) -> str:
 
 def grade_columns(puzzle: Any) -> tuple[str, str]:
     """``(grade, grade_shares)`` of ``puzzle``: from its meta where the library or the
-    generator put them, else computed once per puzzle text; ``("", "")`` for a board the
-    engine does not cover (Colorlink), one with no answer, or one of more than
-    :data:`GRADE_MAX_FACES` faces."""
+    generator put them, else computed once per puzzle text; ``("", "")`` for a board with
+    no answer or one of more than :data:`GRADE_MAX_FACES` faces (Colorlink: the layered
+    board's faces)."""
     meta = getattr(puzzle, "meta", {}) or {}
     if meta.get("grade"):
         return str(meta["grade"]), str(meta.get("grade_shares", ""))
@@ -49,7 +49,7 @@ def grade_columns(puzzle: Any) -> tuple[str, str]:
     if key not in _cache:
         try:
             found = grade(puzzle)
-        except ValueError:  # Colorlink, or no answer: nothing to grade
+        except ValueError:  # no answer: nothing to grade
             _cache[key] = (NOT_GRADED, "")
         else:
             _cache[key] = (found.level, shares_text(found.shares))
