@@ -230,7 +230,14 @@ def test_presolved_colorlink_energy_zero_is_the_original_agreeing_with_the_fixed
     assert expected and zero_sets(presolved, p, fixed) == expected
 
 
-@pytest.mark.parametrize("form", ["conf-cons/face", "conf-hubo/face", "hubo2qubo-exact/face"])
+@pytest.mark.parametrize(
+    "form",
+    [
+        "conf-cons/face",
+        pytest.param("conf-hubo/face", marks=pytest.mark.slow),  # 65,536 colourings, 0.5-1.2 s
+        pytest.param("hubo2qubo-exact/face", marks=pytest.mark.slow),
+    ],
+)
 def test_presolved_colorlink_face_energy_zero_is_the_original_agreeing_with_the_sides(
     form: str,
 ) -> None:
