@@ -155,7 +155,7 @@ def test_precheck_says_when_uniqueness_is_not_known(capsys) -> None:
     # 30x30 board with one clue was used before: SAT finds two of its answers within 1 ms.)
     from slitherbench.sources.library import get_suite
 
-    board = "/".join(get_suite("targets")[-1].to_rows())
+    board = "/".join(next(p for p in get_suite("targets") if p.size_label == "60x60").to_rows())
     _text_puzzle(board, precheck_time_limit_s=0.001)
     assert "not checked: the exact check did not finish in 0.001 s" in capsys.readouterr().err
     with pytest.raises(ConfigError, match=r"more than one answer.*puzzle.allow_multiple=true"):

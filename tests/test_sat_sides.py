@@ -100,6 +100,73 @@ def test_a_cut_set_cut_where_the_clues_need_edges_elsewhere_else_a_loop_cut() ->
         assert sat.solve(assumptions=[e + 1 for e in ring(q, {0})])
 
 
+def test_a_disc_cut_forbids_the_loops_inside_the_loop() -> None:
+    from pysat.solvers import Solver
+
+    def ring(p: Puzzle, faces: set[int]) -> list[int]:  # the border of these faces
+        return sorted(e for f in faces for e in p.face_edges[f]
+                      if sum(e in p.face_edges[g] for g in faces) == 1)  # fmt: skip
+
+    # 5x5, a 3 in the bottom-right face (24). The loop around the top-left 3x3 block
+    # encloses the loop around its centre face (6), which shares no point with it: the cut
+    # on the block's disc forbids that inner loop too, a cut on its points alone would not.
+    p = Puzzle.from_rows([".....", ".....", ".....", ".....", "....3"])
+    block = {r * 5 + c for r in range(3) for c in range(3)}
+    clue_loop = ring(p, {23, 24})  # three sides of the 3: an answer
+    inner = [*ring(p, {6}), *clue_loop]  # a sample the clues allow: the centre loop beside it
+    off = [-(e + 1) for e in range(p.num_edges) if e not in inner]
+    for disc in (True, False):
+        with Solver(name="glucose4", bootstrap_with=sides_clauses(p)) as sat:
+            assert sat.solve(assumptions=[*(e + 1 for e in inner), *off])
+            cuts = _Cuts(p, sat, p.num_edges + p.num_faces)
+            if not disc:  # the cut on the loop's points alone, as before the disc
+                cuts.disc = lambda loop: {q for e in loop for q in p.edge_points[e]}
+            cuts.forbid(ring(p, block))
+            assert sat.solve(assumptions=[*(e + 1 for e in inner), *off]) is not disc
+            assert sat.solve(assumptions=[e + 1 for e in clue_loop])  # the answer stays
+            assert not sat.solve(assumptions=[e + 1 for e in ring(p, block)])
+
+
+def _flooded_disc(p: Puzzle, loop: list[int]) -> set[int]:
+    """The closed disc by its definition: the loop's points and the corners of every face
+    that a flood from the rim, never crossing the loop, does not reach."""
+    on = set(loop)
+    edge_faces = p.board.edge_faces
+    outside = {f for e, (f, g) in enumerate(edge_faces) if g < 0 and e not in on}
+    stack = list(outside)
+    while stack:
+        for e in p.face_edges[stack.pop()]:
+            for g in edge_faces[e]:
+                if e not in on and g >= 0 and g not in outside:
+                    outside.add(g)
+                    stack.append(g)
+    faces = [f for f in range(p.num_faces) if f not in outside]
+    return {q for e in [*loop, *(e for f in faces for e in p.face_edges[f])]
+            for q in p.edge_points[e]}  # fmt: skip
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_disc_is_what_the_outside_cannot_reach(seed: int) -> None:
+    # Loops from the borders of random face sets (holes give loops inside loops), on square
+    # boards and other grid kinds: the search from both sides of one edge finds the same disc
+    # as a flood from the whole rim.
+    from slitherbench.puzzles.check import split_loops
+
+    rng = random.Random(seed)
+    p = Puzzle.parse(rng.choice(SMALL_GRIDS)["loopy_id"]) if seed % 2 else loopy_dev()[12 * seed]
+    cuts = _Cuts(p, None, 0)
+    checked = 0
+    for _ in range(40):
+        faces = {f for f in range(p.num_faces) if rng.random() < 0.5}
+        border = [sum(e in p.face_edges[f] for f in faces) == 1 for e in range(p.num_edges)]
+        for loop in split_loops(p, border):
+            if all(sum(e in p.point_edges[q] for e in loop) == 2 for e in loop
+                   for q in p.edge_points[e]):  # fmt: skip
+                assert cuts.disc(loop) == _flooded_disc(p, loop)
+                checked += 1
+    assert checked >= 20
+
+
 def test_face_sides_make_every_degree_even() -> None:
     from pysat.solvers import Solver
 
