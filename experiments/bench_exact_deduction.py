@@ -9,10 +9,11 @@ Loopy boards (20x36, one per grade); target: median <= 0.1 s per 30x40 board.
 Paths: SAT (Glucose 4) with lazy loop cuts (``method="sat"``); the same after deduction by
 forced moves (``presolve=rules``) and after look-ahead 1 (``presolve=lookahead1``), the
 deduction's time included and never assuming uniqueness; SAT with face sides and cut-set cuts
-(``method="sat-sides"``, :mod:`slitherbench.solvers.sat_sides`), alone and after each
-deduction; CP-SAT's circuit model without and with ``presolve=rules``. Every answer must be
-the board's own and proved unique (exit code 1 otherwise); a run out of time (``--limit``)
-is counted at the limit. ``--publish DEST`` writes the findings page from the stamped rows
+(``method="sat-sides"``, :mod:`slitherbench.solvers.sat_sides`: a found loop cut on its
+closed disc first), alone and after each deduction, and alone with cut sets on a loop's
+points only (``sat-sides points``, the form before the disc cuts); CP-SAT's circuit model
+without and with ``presolve=rules``. Every answer must be the board's own and proved unique
+(exit code 1 otherwise); a run out of time (``--limit``) is counted at the limit. ``--publish DEST`` writes the findings page from the stamped rows
 (``--rows`` writes it again from them).
 """
 
@@ -28,6 +29,7 @@ from slitherbench.analysis import benchmark_page, render
 from slitherbench.deduction import grade
 from slitherbench.method.entry import OneLineArgumentParser, run_command
 from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.solvers.sat_sides import solve_sides
 from slitherbench.sources.library import get_suite, loopy_dev
 
 TARGET_S = 0.1  # median per 30x40 board, solve + uniqueness proof
@@ -37,12 +39,19 @@ PATHS = {
     "sat": ("sat", "none"),
     "sat+rules": ("sat", "rules"),
     "sat+lookahead1": ("sat", "lookahead1"),
+    "sat-sides points": ("sat-sides points", "none"),
     "sat-sides": ("sat-sides", "none"),
     "sat-sides+rules": ("sat-sides", "rules"),
     "sat-sides+lookahead1": ("sat-sides", "lookahead1"),
     "cpsat": ("cpsat", "none"),
     "cpsat+rules": ("cpsat", "rules"),
 }
+
+
+def run_path(p, limit: float, method: str, presolve: str):
+    if method == "sat-sides points":  # cut sets on a loop's points only, no discs
+        return solve_sides(p, limit, discs=False)
+    return solve_exact(p, limit, method=method, presolve=presolve)
 
 
 def boards(quick: bool) -> list:
@@ -128,7 +137,7 @@ def main() -> int:
         level = grade(p).level
         for name, (method, presolve) in PATHS.items():
             for rep in range(repeats):
-                r = solve_exact(p, args.limit, method=method, presolve=presolve)
+                r = run_path(p, args.limit, method, presolve)
                 ok = r.status == "unique" and r.answer == p.meta["answer"]
                 wrong += not ok and r.status != "timeout"  # out of time is reported, not wrong
                 wall = r.wall_s if r.status != "timeout" else max(r.wall_s, args.limit)

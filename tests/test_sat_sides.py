@@ -118,9 +118,7 @@ def test_a_disc_cut_forbids_the_loops_inside_the_loop() -> None:
     for disc in (True, False):
         with Solver(name="glucose4", bootstrap_with=sides_clauses(p)) as sat:
             assert sat.solve(assumptions=[*(e + 1 for e in inner), *off])
-            cuts = _Cuts(p, sat, p.num_edges + p.num_faces)
-            if not disc:  # the cut on the loop's points alone, as before the disc
-                cuts.disc = lambda loop: {q for e in loop for q in p.edge_points[e]}
+            cuts = _Cuts(p, sat, p.num_edges + p.num_faces, discs=disc)
             cuts.forbid(ring(p, block))
             assert sat.solve(assumptions=[*(e + 1 for e in inner), *off]) is not disc
             assert sat.solve(assumptions=[e + 1 for e in clue_loop])  # the answer stays
@@ -222,7 +220,9 @@ class _Recorder:
         self.clauses.append(sorted(clause))
 
 
-def _python_cuts(p: Puzzle, model: list[int], top: int) -> list[tuple[list[int], object]]:
+def _python_cuts(
+    p: Puzzle, model: list[int], top: int, discs: bool
+) -> list[tuple[list[int], object]]:
     """Each loop of the sample with what the Python code makes of it: "answer" or its cuts."""
     from slitherbench.puzzles.check import loop_satisfies_clues, split_loops
 
@@ -232,7 +232,7 @@ def _python_cuts(p: Puzzle, model: list[int], top: int) -> list[tuple[list[int],
             out.append((sorted(loop), "answer"))
             continue
         rec = _Recorder()
-        _Cuts(p, rec, top).forbid(loop)
+        _Cuts(p, rec, top, discs).forbid(loop)
         out.append((sorted(loop), sorted(rec.clauses)))
     return out
 
@@ -259,10 +259,11 @@ CUT_BOARDS = [Puzzle.parse(r["loopy_id"]) for r in SMALL_GRIDS[:6]] + list(loopy
 
 
 @pytest.mark.slow  # the first call loads (or compiles) the numba code
+@pytest.mark.parametrize("discs", [True, False], ids=["discs", "points"])
 @pytest.mark.parametrize("thin", [1.0, 0.5])
 @pytest.mark.parametrize("board", CUT_BOARDS, ids=str)
 def test_the_compiled_analysis_makes_the_python_cuts_cut_for_cut(
-    board: Puzzle, thin: float
+    board: Puzzle, thin: float, discs: bool
 ) -> None:
     # Both see the same samples (the solver's, as the lazy loop goes on): the same loops,
     # the same answers flagged, the same clauses to the helper variable's number. With half
@@ -273,7 +274,7 @@ def test_the_compiled_analysis_makes_the_python_cuts_cut_for_cut(
     from slitherbench.solvers.sides_cuts import Board
 
     p = board if thin == 1 else _thinned(board, [], thin, random.Random(str(board)))
-    compiled = Board(p)
+    compiled = Board(p, discs)
     top = p.num_edges + p.num_faces
     kinds = set()
     with Solver(name="glucose4", bootstrap_with=sides_clauses(p)) as sat:
@@ -282,7 +283,7 @@ def test_the_compiled_analysis_makes_the_python_cuts_cut_for_cut(
             if not sat.solve():
                 break
             model = sat.get_model()
-            want = _python_cuts(p, model, top)
+            want = _python_cuts(p, model, top, discs)
             assert _compiled_cuts(p, compiled, model, top) == want
             for loop, cut in want:
                 kinds.add("answer" if cut == "answer" else len(cut) > 1)

@@ -79,8 +79,8 @@ class _Cuts:
     """Forbids found loops: a cut-set cut on the loop's closed disc or, failing that, on its
     points, where the clues prove one; else a loop cut."""
 
-    def __init__(self, puzzle: Puzzle, sat: Any, top: int):
-        self.sat, self.top = sat, top
+    def __init__(self, puzzle: Puzzle, sat: Any, top: int, discs: bool = True):
+        self.sat, self.top, self.discs = sat, top, discs
         self.edge_points, self.point_edges = puzzle.edge_points, puzzle.point_edges
         self.edge_faces, self.face_edges = puzzle.board.edge_faces, puzzle.face_edges
         self.clues = dict(puzzle.clue_faces)
@@ -133,7 +133,8 @@ class _Cuts:
         return rim
 
     def forbid(self, loop: list[int]) -> None:
-        for points in (self.disc(loop), {p for e in loop for p in self.edge_points[e]}):
+        tried = [self.disc(loop)] if self.discs else []
+        for points in [*tried, {p for e in loop for p in self.edge_points[e]}]:
             inside: set[int] = set()
             leaving: set[int] = set()
             for p in points:
@@ -164,11 +165,13 @@ def solve_sides(
     fixed: dict[int, int] | None = None,
     solver: str = "glucose4",
     compiled: bool | None = None,
+    discs: bool = True,
 ) -> ExactResult:
     """Solve and settle uniqueness (unique, multiple, infeasible or timeout); ``fixed``:
     edges already known (deduction's), as unit clauses. ``compiled``: split and cut each
     sample with numba (:mod:`.sides_cuts`); None: where numba is installed and the board
-    has at least ``MIN_EDGES`` edges."""
+    has at least ``MIN_EDGES`` edges. ``discs=False``: cut sets on a loop's points only
+    (the form before the disc cuts, kept so that benchmarks can set the two side by side)."""
     if puzzle.rules or puzzle.variant:
         raise ValueError("method='sat-sides' takes plain Slitherlink; use method='sat'")
     t0 = time.perf_counter()
@@ -179,7 +182,7 @@ def solve_sides(
     collecting = gc.isenabled()
     gc.disable()
     try:
-        status, answers = _solve(puzzle, time_limit_s, fixed or {}, solver, compiled, t0)
+        status, answers = _solve(puzzle, time_limit_s, fixed or {}, solver, compiled, discs, t0)
     finally:
         if collecting:
             gc.enable()
@@ -193,6 +196,7 @@ def _solve(
     fixed: dict[int, int],
     solver: str,
     compiled: bool | None,
+    discs: bool,
     t0: float,
 ) -> tuple[str, list[list[int]]]:
     from pysat.solvers import Solver
@@ -202,14 +206,14 @@ def _solve(
     sat.add_clause(list(range(1, edges + 1)))  # the clues allow the empty board, no loop
     for e, v in fixed.items():
         sat.add_clause([e + 1 if v else -(e + 1)])
-    cuts = _Cuts(puzzle, sat, edges + puzzle.num_faces)
+    cuts = _Cuts(puzzle, sat, edges + puzzle.num_faces, discs)
     if compiled is None:
         compiled = edges >= MIN_EDGES and find_spec("numba") is not None
     board = None
     if compiled:
         from slitherbench.solvers.sides_cuts import Board
 
-        board = Board(puzzle)
+        board = Board(puzzle, discs)
     # One timer for the whole run: it interrupts whichever solve is running at the deadline.
     timer = threading.Timer(max(time_limit_s - (time.perf_counter() - t0), 0.001), sat.interrupt)
     timer.start()
