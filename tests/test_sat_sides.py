@@ -302,9 +302,9 @@ def test_a_board_of_the_compiled_size_uses_the_compiled_analysis(monkeypatch) ->
     import slitherbench.solvers.sides_cuts as sc
 
     class Counting(sc.Board):
-        def __init__(self, puzzle: Puzzle) -> None:
+        def __init__(self, puzzle: Puzzle, discs: bool = True) -> None:
             made.append(puzzle.num_edges)
-            super().__init__(puzzle)
+            super().__init__(puzzle, discs)
 
     monkeypatch.setattr(sc, "Board", Counting)
     p = loopy_dev()[0]

@@ -30,7 +30,7 @@ class Board:
 
     def __init__(self, puzzle: Any, discs: bool = True) -> None:
         i64 = np.int64
-        self.first = 0 if discs else 1  # the first set a cut is tried on: disc, points
+        self.first_set = 0 if discs else 1  # the first set a cut is tried on: disc, points
         E, P, F = puzzle.num_edges, puzzle.num_points, puzzle.num_faces
         self.E = E
         self.ep = np.asarray(puzzle.edge_points, dtype=i64).reshape(E, 2)
@@ -74,7 +74,7 @@ class Board:
         on = np.fromiter(model, dtype=np.int64, count=self.E) > 0
         while True:
             n = analyse(
-                on, self.first, self.ep, self.ef, self.pe_ptr, self.pe, self.fe_ptr, self.fe,
+                on, self.first_set, self.ep, self.ef, self.pe_ptr, self.pe, self.fe_ptr, self.fe,
                 self.clue, self.wanted, self.seen, self.estamp, self.pstamp, self.fstamp,
                 self.fside, self.fcount, self.fstack, self.flist, self.points,
                 self.comp, self.comp_ptr, self.kind,
@@ -282,13 +282,13 @@ def _proves_cut_set(inside, ef, clue, wanted, fstamp, fcount, counted):
 
 @numba.njit(cache=True, nogil=True)
 def analyse(
-    on, first, ep, ef, pe_ptr, pe, fe_ptr, fe, clue, wanted,
+    on, first_set, ep, ef, pe_ptr, pe, fe_ptr, fe, clue, wanted,
     seen, estamp, pstamp, fstamp, fside, fcount, fstack, flist, points,
     comp, comp_ptr, kind, inside, inside_ptr, leaving, leaving_ptr, counts,
 ):  # fmt: skip
     """Split the on edges into components and give each its kind and cut: a cut set on the
-    loop's closed disc (``first`` 0; 1 skips it), else on its points, where the clues prove one. Returns the count of
-    components, or -1 where the cut arrays are too small. ``counts[0]`` numbers the stamps
+    loop's closed disc (``first_set`` 0; 1 skips it), else on its points, where the clues
+    prove one. Returns the count of components, or -1 where the cut arrays are too small. ``counts[0]`` numbers the stamps
     across calls, so the stamp arrays never need clearing."""
     seen[:] = 0
     n = top = ni = nl = 0  # components; ends of comp, inside and leaving
@@ -307,7 +307,7 @@ def analyse(
             kind[n] = ANSWER
         else:
             kind[n] = LOOP_CUT
-            for attempt in range(first, 2):  # the disc, then the loop's points
+            for attempt in range(first_set, 2):  # the disc, then the loop's points
                 # stamps: the set's points, those visited, the faces counted
                 in_set, seen_here = g + 3 + 2 * attempt, g + 4 + 2 * attempt
                 if attempt == 0:
