@@ -93,6 +93,20 @@ def page_sections(df: pd.DataFrame) -> list[tuple[str, str]]:
             render.grid_markdown(counts[paths].reset_index(), "Runs per size and path."),
         ),
     ]
+    big = df[df["size"] == "30x40"]
+    if not big.empty:
+        per = big.groupby(["puzzle", "path"])["wall_s"].median().unstack("path")
+        per = per[[p for p in paths if p in per.columns]].map(lambda v: render.fmt(float(v)))
+        out.append(
+            (
+                "Per 30x40 board",
+                render.grid_markdown(
+                    per.reset_index(),
+                    "Median seconds per board over its repeats: the target's median is taken "
+                    "over every board and repeat.",
+                ),
+            )
+        )
     v = verdict(df)
     if v is not None:
         best, got, met = v

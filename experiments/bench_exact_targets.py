@@ -7,8 +7,9 @@ on the shipped generated 30x40 and 60x60 boards (suite ``targets``): median <= 0
     python experiments/bench_exact_targets.py --quick    # one 5x5 board, seconds
     python experiments/bench_exact_targets.py --publish docs/findings/exact_targets
 
-Paths: CP-SAT circuit (2 workers, the old reference), SAT lazy with loop cuts (the default
-of ``solve_exact``), SAT lazy with region cuts, and CaDiCaL lazy (loop cuts). Every answer
+Paths: CP-SAT circuit (2 workers, the old reference), SAT lazy with loop cuts, SAT lazy with
+region cuts, CaDiCaL lazy (loop cuts), and SAT on face sides with disc cuts (``sat-sides``,
+now the default of ``solve_exact`` on plain puzzles). Every answer
 must be the board's own and proved unique (exit code 1 otherwise); a run out of time
 (``--limit``) is reported as such and counted at the limit. Prints per size the
 median seconds, the ratio to CP-SAT and whether each target is met; writes the rows to
@@ -42,12 +43,14 @@ NAMES = {
     "sat-loop": "SAT (Glucose 4), lazy loop cuts",
     "sat-region": "SAT, lazy region cuts",
     "cadical-loop": "CaDiCaL 1.9.5, lazy loop cuts",
+    "sat-sides": "SAT (Glucose 4), face sides, disc cuts",
 }
 PATHS = {
     "cpsat-circuit": lambda p, s: solve_exact(p, time_limit_s=s, method="cpsat", workers=2),
     "sat-loop": lambda p, s: solve_lazily(SatBackend(), p, time_limit_s=s),
     "sat-region": lambda p, s: solve_lazily(SatBackend(), p, time_limit_s=s, cut="region"),
     "cadical-loop": lambda p, s: solve_lazily(SatBackend(solver="cadical195"), p, time_limit_s=s),
+    "sat-sides": lambda p, s: solve_exact(p, time_limit_s=s, method="sat-sides"),
 }
 
 
