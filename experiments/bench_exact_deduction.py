@@ -13,8 +13,9 @@ deduction's time included and never assuming uniqueness; SAT with face sides and
 closed disc first), alone and after each deduction, and alone with cut sets on a loop's
 points only (``sat-sides points``, the form before the disc cuts); CP-SAT's circuit model
 without and with ``presolve=rules``. Every answer must be the board's own and proved unique
-(exit code 1 otherwise); a run out of time (``--limit``) is counted at the limit. ``--publish DEST`` writes the findings page from the stamped rows
-(``--rows`` writes it again from them).
+(exit code 1 otherwise); a run out of time (``--limit``) is counted at the limit.
+``--publish DEST`` writes the findings page from the stamped rows (``--rows`` writes it
+again from them).
 """
 
 from __future__ import annotations

@@ -9,11 +9,10 @@ on the shipped generated 30x40 and 60x60 boards (suite ``targets``): median <= 0
 
 Paths: CP-SAT circuit (2 workers, the old reference), SAT lazy with loop cuts, SAT lazy with
 region cuts, CaDiCaL lazy (loop cuts), and SAT on face sides with disc cuts (``sat-sides``,
-now the default of ``solve_exact`` on plain puzzles). Every answer
-must be the board's own and proved unique (exit code 1 otherwise); a run out of time
-(``--limit``) is reported as such and counted at the limit. Prints per size the
-median seconds, the ratio to CP-SAT and whether each target is met; writes the rows to
-bench_exact_targets.csv. ``--quick``: the corpus' first 5x5 board, one repeat, the rows into a
+now the default of ``solve_exact`` on plain puzzles). Every answer must be the board's own
+and proved unique (exit code 1 otherwise); a run out of time (``--limit``) is reported as
+such and counted at the limit. Prints per size the median seconds, the ratio to CP-SAT and
+whether each target is met; writes the rows to bench_exact_targets.csv. ``--quick``: the corpus' first 5x5 board, one repeat, the rows into a
 temporary directory unless ``--out`` is given; the figures are reported, the targets (set at
 30x40 and 60x60) not judged; a wrong answer still fails. ``--publish DEST`` writes the
 findings page DEST.md from the stamped rows (:mod:`slitherbench.analysis.benchmark_page`; ``--rows``

@@ -68,7 +68,7 @@ def covers(engine: Any) -> bool:
     return chosen == "compiled" or engine.t.E >= MIN_EDGES
 
 
-def _csr(rows: Any, width: int = 1) -> tuple[np.ndarray, np.ndarray]:
+def csr(rows: Any, width: int = 1) -> tuple[np.ndarray, np.ndarray]:
     """Rows of ints (``width`` 1) or of ``width``-tuples as offsets and a flat array."""
     ptr = np.zeros(len(rows) + 1, dtype=np.int64)
     flat: list[int] = []
@@ -90,11 +90,11 @@ def _board_arrays(t: Any) -> tuple:
         return cached
     ep = np.asarray(t.edge_points, dtype=np.int64).reshape(-1, 2)
     en = np.asarray(t.edge_nodes, dtype=np.int64).reshape(-1, 2)
-    erf = _csr(t.edge_real_faces)
-    pe = _csr(t.point_edges)
-    fe = _csr(t.face_edges)
-    ns = _csr(t.node_sides, 2)
-    fc = _csr(t.face_corners, 3)
+    erf = csr(t.edge_real_faces)
+    pe = csr(t.point_edges)
+    fe = csr(t.face_edges)
+    ns = csr(t.node_sides, 2)
+    fc = csr(t.face_corners, 3)
     arrays = (ep, en, erf[0], erf[1], pe[0], pe[1], fe[0], fe[1], ns[0], ns[1], fc[0], fc[1])
     t._compiled_arrays = arrays
     return arrays
@@ -136,9 +136,9 @@ def _static(engine: Any) -> tuple:
     t = engine.t
     i64 = np.int64
     clue = np.asarray([-1 if c is None else c for c in engine.clue], dtype=i64)
-    pcf = _csr(engine.point_clue_faces)
-    ec = _csr(engine.edge_cuts)
-    ce = _csr(engine.cut_edges)
+    pcf = csr(engine.point_clue_faces)
+    ec = csr(engine.edge_cuts)
+    ce = csr(engine.cut_edges)
     params = np.asarray([t.F, t.E, int(engine.assume_unique)], dtype=i64)
     static = (*_board_arrays(t), clue, pcf[0], pcf[1], ec[0], ec[1], ce[0], ce[1], params)
     engine._compiled_static = static

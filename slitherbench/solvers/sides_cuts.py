@@ -18,6 +18,8 @@ from typing import Any
 import numba
 import numpy as np
 
+from slitherbench.deduction.compiled import csr
+
 # What the analysis makes of a loop, as numbers in the compiled code and as names outside:
 # a candidate answer (the checker decides), the page's loop cut, a cut-set cut.
 ANSWER, LOOP_CUT, CUT_SET = 0, 1, 2
@@ -35,14 +37,8 @@ class Board:
         self.E = E
         self.ep = np.asarray(puzzle.edge_points, dtype=i64).reshape(E, 2)
         self.ef = np.asarray(puzzle.board.edge_faces, dtype=i64).reshape(E, 2)
-        sizes = [len(x) for x in puzzle.point_edges]
-        self.pe_ptr = np.zeros(P + 1, dtype=i64)
-        self.pe_ptr[1:] = np.cumsum(sizes)
-        self.pe = np.asarray([e for x in puzzle.point_edges for e in x], dtype=i64)
-        fsizes = [len(x) for x in puzzle.face_edges]
-        self.fe_ptr = np.zeros(F + 1, dtype=i64)
-        self.fe_ptr[1:] = np.cumsum(fsizes)
-        self.fe = np.asarray([e for x in puzzle.face_edges for e in x], dtype=i64)
+        self.pe_ptr, self.pe = csr(puzzle.point_edges)
+        self.fe_ptr, self.fe = csr(puzzle.face_edges)
         self.clue = np.full(F, -1, dtype=i64)
         for f, n in puzzle.clue_faces:
             self.clue[f] = n
@@ -288,8 +284,8 @@ def analyse(
 ):  # fmt: skip
     """Split the on edges into components and give each its kind and cut: a cut set on the
     loop's closed disc (``first_set`` 0; 1 skips it), else on its points, where the clues
-    prove one. Returns the count of components, or -1 where the cut arrays are too small. ``counts[0]`` numbers the stamps
-    across calls, so the stamp arrays never need clearing."""
+    prove one. Returns the count of components, or -1 where the cut arrays are too small.
+    ``counts[0]`` numbers the stamps across calls, so the stamp arrays never need clearing."""
     seen[:] = 0
     n = top = ni = nl = 0  # components; ends of comp, inside and leaving
     comp_ptr[0] = inside_ptr[0] = leaving_ptr[0] = 0
