@@ -109,8 +109,8 @@ def test_every_report_item_that_applies_writes_its_files(tmp_path: Path) -> None
             files = item.write(data)
             assert files and all(f.parent == tmp_path and f.stat().st_size > 0 for f in files)
             wrote[name] = files
-    # The store has one board kind, not the page's board and no grades (it predates them):
-    # those items stay out (the grade table says "no grades recorded").
+    # The store has one board kind, not the page's board, no grades (it predates them) and no
+    # trial out of time: those items stay out (the grade table says "no grades recorded").
     assert set(plots.report_items()) - set(wrote) == {
         "table_by_board",
         "table_by_faces",
@@ -118,7 +118,11 @@ def test_every_report_item_that_applies_writes_its_files(tmp_path: Path) -> None
         "success_by_grade",
         "page_table",
         "page_figure",
+        "timeouts",
     }
+    assert not (trials.status == "timeout").any()
+    timed_out = trials.assign(status=trials.status.where(trials.index != 0, "timeout"))
+    assert plots.report_items()["timeouts"]().applies(ReportData(timed_out, iterations, tmp_path))
 
 
 def test_boards_of_several_kinds_pool_by_faces_into_doubling_classes(tmp_path: Path) -> None:

@@ -502,3 +502,46 @@ def test_the_board_figure_skips_trials_whose_samples_a_kept_store_dropped() -> N
     )
     assert pick_board_trial(trials, iterations)["key"] == "new"
     assert pick_board_trial(trials, iterations.drop(columns="edges")) is None
+
+
+def test_trials_out_of_time_are_split_into_never_stalled_and_still_cutting(
+    tmp_path: Path,
+) -> None:
+    """A trial out of time with no energy-0 solve never cut; one whose last round came before
+    half its budget stalled; one with a round after it was still cutting. Time into a trial
+    is its rows' build, start, reduction and solve times summed, in solve order; solved
+    trials are not counted."""
+    from slitherbench.analysis.plots.timeouts import Timeouts, timeouts, timeouts_grid
+
+    def trial(key: str, status: str = "timeout", backend: str = "sa") -> dict:
+        return {"key": key, "form_variant": "qubo", "backend": backend, "rows": 7, "cols": 7,
+                "status": status, "time_limit_s": 100.0, "wall_s": 100.0, "iterations": 3,
+                "puzzle": "p"}  # fmt: skip
+
+    def solves(key: str, rows: list[tuple[int, float]], build: float = 0.0) -> list[dict]:
+        return [{"key": key, "iteration": k + 1, "energy": e, "solve_s": s,
+                 "build_s": build if k == 0 else 0.0, "start_s": 0.0, "reduction_s": 0.0}
+                for k, (e, s) in enumerate(rows)]  # fmt: skip
+
+    trials = pd.DataFrame(
+        [trial("never"), trial("stalled"), trial("cutting"), trial("late"), trial("ok", "solved")]
+    )
+    its = pd.DataFrame(
+        solves("never", [(2, 50.0), (1, 50.0)])
+        + solves("stalled", [(0, 10.0), (0, 20.0), (2, 30.0), (1, 40.0)])
+        # built for 45 s: its only round ends 55 s in, past half the budget
+        + solves("late", [(0, 10.0), (2, 45.0)], build=45.0)
+        + solves("cutting", [(0, 10.0), (3, 30.0), (0, 20.0), (1, 40.0)])
+        + solves("ok", [(0, 1.0)])
+    )
+    row = timeouts(trials, its).iloc[0]
+    assert (row["out_of_time"], row["never"], row["stalled"], row["cutting"]) == (4, 1, 1, 2)
+    assert row["last_round_s"] == 30.0 and row["since"] == 2  # the stalled trial's
+    assert row["rounds"] == 1.5  # never 0, stalled 2, late 1, cutting 2
+    grid = timeouts_grid(timeouts(trials, its)).iloc[0]
+    assert grid["stalled"] == "1" and grid["last round at (s), stalled"] == "30"
+    # the report item and the page section appear only where some trial ran out of time
+    solved_only = trials[trials.status == "solved"]
+    assert not Timeouts().applies(ReportData(solved_only, its, tmp_path))
+    assert Timeouts().applies(ReportData(trials, its, tmp_path))
+    assert not Timeouts().applies(ReportData(trials, its.iloc[0:0], tmp_path))

@@ -36,6 +36,7 @@ from slitherbench.analysis.plots.frontier import FRONTIER_CAPTION, frontier_figu
 from slitherbench.analysis.plots.model_sizes import ModelGrowthFigure, ModelSizeTable
 from slitherbench.analysis.plots.survey_layout import survey_caption
 from slitherbench.analysis.plots.time_to_solution import WITHIN_CAPTION, SolvedWithin, within_grid
+from slitherbench.analysis.plots.timeouts import TIMEOUTS_CAPTION, Timeouts, timeouts, timeouts_grid
 from slitherbench.method import provenance
 
 COLUMNS = render.DEFAULT_COLUMNS  # the report's own table, so a page and a report agree
@@ -283,7 +284,7 @@ def _sections(
     """The page's optional sections: solved per cell and by difficulty grade (where the trials
     record grades), seconds per instance (where a size holds several), board
     kinds pooled by faces or the frontier, the model sizes, solved within fractions of the
-    budget, targets, the paired tests."""
+    budget, the trials out of time (stalled or still cutting), targets, the paired tests."""
     parts: list[str] = []
     if data.trials["size"].nunique() > 1:
         totals = render.grid_markdown(cell_totals(data.trials), TOTALS_CAPTION)
@@ -315,6 +316,10 @@ def _sections(
     if SolvedWithin().applies(data):
         grid = within_grid(tables.solved_within(data.trials))
         parts += ["## Solved within t", "", render.grid_markdown(grid, WITHIN_CAPTION)]
+    if Timeouts().applies(data):
+        grid = timeouts_grid(timeouts(data.trials, data.iterations))
+        parts += ["## Out of time: stalled or still cutting", "",
+                  render.grid_markdown(grid, TIMEOUTS_CAPTION)]  # fmt: skip
     if target is not None:
         parts += ["## Targets", "", targets_table(summary, target)]
     for spec in compare.specs(compare_spec):

@@ -229,11 +229,11 @@ def summarise(
         rows.append({**row, "_cells": d["cells"].iloc[0]})
     out = pd.DataFrame(rows)
     if "size" in group_by and len(out):
-        out = _smallest_first(out, [k for k in group_by if k != "size"])
+        out = smallest_first(out, [k for k in group_by if k != "size"])
     return out.drop(columns="_cells", errors="ignore")
 
 
-def _smallest_first(out: pd.DataFrame, others: Sequence[str]) -> pd.DataFrame:
+def smallest_first(out: pd.DataFrame, others: Sequence[str]) -> pd.DataFrame:
     """Rows by board size, smallest first (``_cells``); within a size, the cells (the other
     keys) in the order they first ran anywhere, so every size lists them alike (with
     parallel workers a cell's first trial at one size may finish after another's)."""
@@ -396,7 +396,7 @@ def solved_within(
     if out.empty:
         return out
     others = [k for k in SIZE_KEYS if k != "size"]
-    return _smallest_first(out, others).drop(columns="_cells")
+    return smallest_first(out, others).drop(columns="_cells")
 
 
 def frontier_grid(summary: pd.DataFrame) -> pd.DataFrame:

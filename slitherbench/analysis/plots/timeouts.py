@@ -1,0 +1,132 @@
+"""Out of time: would more time have helped? Each trial that ran out of time, by what its
+solves did before the budget ended:
+
+* *never at energy 0*: no solve returned a valid multi-loop solution, so nothing was cut;
+* *stalled*: it cut loops (energy-0 solves, the method's rounds), but the last of them came in
+  the first half of the budget and every solve after it broke a constraint;
+* *still cutting*: an energy-0 solve came in the second half.
+
+A stalled trial would not have been saved by a longer budget at the rate it ended with; one
+still cutting might have been. Time into a trial is its solves' own times summed (model
+build, start, reduction and solve of each row), which leaves out the harness's share (a few
+per cent), so a round counted in the first half may sit a little later on the wall clock.
+
+>>> import pandas as pd
+>>> trials = pd.DataFrame({"key": ["a", "b"], "rows": [5, 5], "cols": [5, 5],
+...     "form_variant": ["hubo", "hubo"], "backend": ["sa", "sa"],
+...     "status": ["timeout", "timeout"], "time_limit_s": [10.0, 10.0]})
+>>> iterations = pd.DataFrame({"key": ["a"] * 4 + ["b"] * 2, "iteration": [1, 2, 3, 4, 1, 2],
+...     "energy": [0, 2, 1, 2, 0, 0], "solve_s": [1.0, 2.0, 3.0, 3.0, 3.0, 4.0]})
+>>> rows = timeouts(trials, iterations)
+>>> print(rows[["out_of_time", "never", "stalled", "cutting", "last_round_s", "since"]].to_string())
+   out_of_time  never  stalled  cutting  last_round_s  since
+0            2      0        1        1           1.0    3.0
+
+Trial ``a`` cut once, 1 s in, then broke a constraint three times until its 10 s were up:
+stalled. Trial ``b`` had its second round 7 s in: still cutting.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from slitherbench.analysis import render, tables
+from slitherbench.analysis.plots.base import ReportData, ReportItem, write_grid
+
+# The share of the budget after which a trial's last round no longer counts as a stall.
+STALL_FRACTION = 0.5
+# The per-row times that make up time into the trial (absent columns count as 0).
+ROW_TIMES = ("build_s", "start_s", "reduction_s", "solve_s")
+
+TIMEOUTS_CAPTION = (
+    "Trials that ran out of time, by what their solves did: never at energy 0 (nothing was "
+    "cut); stalled (the last energy-0 solve, a round of cuts, came in the first half of the "
+    "budget, and every later solve broke a constraint); still cutting (a round in the second "
+    "half). Time into a trial: its solves' own times summed. Rounds: the energy-0 solves of "
+    "the trials out of time (median); last round and solves since: medians over the stalled "
+    "trials."
+)
+
+
+def _trial_rounds(iterations: pd.DataFrame) -> pd.DataFrame:
+    """Per trial key: its rounds (energy-0 solves), the time into the trial of the last one
+    (NaN: none) and the solves after it."""
+    it = iterations.sort_values(["key", "iteration"], kind="stable")
+    spent = sum(
+        (it[c].fillna(0.0) if c in it else pd.Series(0.0, index=it.index) for c in ROW_TIMES),
+        start=pd.Series(0.0, index=it.index),
+    )
+    it = it.assign(_at=spent.groupby(it["key"]).cumsum(), _zero=it["energy"].eq(0))
+    rows = []
+    for key, g in it.groupby("key", sort=False):
+        zero = g[g["_zero"]]
+        last = float(zero["_at"].iloc[-1]) if len(zero) else np.nan
+        since = int((g["iteration"] > zero["iteration"].iloc[-1]).sum()) if len(zero) else 0
+        rows.append({"key": key, "rounds": len(zero), "last_round_s": last, "since": since})
+    return pd.DataFrame(rows, columns=["key", "rounds", "last_round_s", "since"])
+
+
+def timeouts(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.DataFrame:
+    """Per board size and cell with a trial out of time: ``out_of_time``, ``never``,
+    ``stalled`` and ``cutting`` (counts), ``rounds`` (median energy-0 solves of those
+    trials), and over the stalled ones ``last_round_s`` and ``since`` (medians: the time into
+    the trial of the last round, the solves after it). Smallest board first."""
+    out_of_time = tables.with_size(trials[trials["status"] == "timeout"])
+    if out_of_time.empty or iterations.empty:
+        return pd.DataFrame()
+    per_trial = out_of_time.merge(_trial_rounds(iterations), on="key", how="left")
+    per_trial["rounds"] = per_trial["rounds"].fillna(0).astype(int)
+    stalled = per_trial["rounds"].gt(0) & per_trial["last_round_s"].lt(
+        STALL_FRACTION * per_trial["time_limit_s"]
+    )
+    per_trial = per_trial.assign(_stalled=stalled)
+    rows = []
+    for key, g in per_trial.groupby(tables.SIZE_KEYS, sort=False):
+        s = g[g["_stalled"]]
+        rows.append({**dict(zip(tables.SIZE_KEYS, key, strict=True)),
+                     "out_of_time": len(g), "never": int(g["rounds"].eq(0).sum()),
+                     "stalled": len(s), "cutting": int((g["rounds"].gt(0) & ~g["_stalled"]).sum()),
+                     "rounds": float(g["rounds"].median()),
+                     "last_round_s": float(s["last_round_s"].median()) if len(s) else np.nan,
+                     "since": float(s["since"].median()) if len(s) else np.nan,
+                     "_cells": g["cells"].iloc[0]})  # fmt: skip
+    others = [k for k in tables.SIZE_KEYS if k != "size"]
+    return tables.smallest_first(pd.DataFrame(rows), others).drop(columns="_cells")
+
+
+def timeouts_grid(rows: pd.DataFrame) -> pd.DataFrame:
+    """:func:`timeouts` as text ("-": no stalled trial in the group)."""
+    out = rows[tables.SIZE_KEYS].rename(columns={"form_variant": "form"}).astype(str)
+
+    def median(v: float) -> str:
+        return "-" if pd.isna(v) else render.fmt(float(v))
+
+    out["out of time"] = rows["out_of_time"].astype(str)
+    out["never at energy 0"] = rows["never"].astype(str)
+    out["stalled"] = rows["stalled"].astype(str)
+    out["still cutting"] = rows["cutting"].astype(str)
+    out["rounds"] = rows["rounds"].map(median)
+    out["last round at (s), stalled"] = rows["last_round_s"].map(median)
+    out["solves since, stalled"] = rows["since"].map(median)
+    return out
+
+
+class Timeouts(ReportItem):
+    """``timeouts`` (Markdown, LaTeX, CSV): the trials out of time, never at energy 0,
+    stalled or still cutting; where some trial ran out of time and the solves are stored."""
+
+    name = "timeouts"
+    kind = "table"
+    needs = ("trials", "iterations")
+    order = 64
+
+    def applies(self, data: ReportData) -> bool:
+        return not data.iterations.empty and bool((data.trials["status"] == "timeout").any())
+
+    def write(self, data: ReportData) -> list[Path]:
+        rows = timeouts(data.trials, data.iterations)
+        caption = f"{TIMEOUTS_CAPTION} {data.note}".strip()
+        return write_grid(timeouts_grid(rows), rows, data.out, self.name, caption)
