@@ -242,6 +242,7 @@ REPRODUCED = [
     QuickReproduce("by_grade_faces", "between none and rules", _report("by_grade_faces")),
     QuickReproduce("frontier_graded", "report: ", _report("frontier_graded")),
     QuickReproduce("frontier_graded_faces", "report: ", _report("frontier_graded_faces")),
+    QuickReproduce("frontier_graded_long", "report: ", _report("frontier_graded_long")),
     QuickReproduce(
         "by_grade_tuned",
         "report: ",

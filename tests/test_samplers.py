@@ -198,6 +198,27 @@ def test_shipped_12x12_is_what_generate_makes() -> None:
     assert shipped.to_rows() == generated(12, 12, 2026).to_rows()
 
 
+def test_the_long_budget_run_takes_the_frontier_cells_that_reached_15x15_to_20x20() -> None:
+    # frontier_graded_long must measure the same paths on the same boards, only for longer.
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        long = compose(config_name="config", overrides=["experiment=frontier_graded_long"])
+        edges = compose(config_name="config", overrides=["experiment=frontier_graded"])
+        faces = compose(config_name="config", overrides=["experiment=frontier_graded_faces"])
+    boards = get_suite(long.puzzle.name)
+    assert [p.name for p in boards] == [
+        p.name for p in get_suite(edges.puzzle.name) if p.size_label == "20x20"
+    ]
+    assert {p.meta["grade"] for p in boards} == {"lookahead1", "lookahead2"}
+    assert long.presolve.level == "rules" and long.time_limit_s > edges.time_limit_s
+    cells = OmegaConf.to_container(long.cells)
+    assert {"formulation": "cons", "backend": "exact"} in cells
+    paths = {(c["formulation"], c["backend"]) for c in cells if c["backend"] != "exact"}
+    hubo = next(c for c in OmegaConf.to_container(edges.cells) if c["formulation"] == "hubo")
+    assert ("hubo", "openjij") in paths and hubo["backend"] == "openjij"
+    face_pt = {"formulation": "qubo", "formulation_params": {"variables": "face"}, "backend": "pt"}
+    assert face_pt in cells and face_pt in OmegaConf.to_container(faces.cells)
+
+
 def _frontier_cfg(extra: list[str]):
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         return compose(

@@ -205,6 +205,8 @@ SUITES: dict[str, Callable[[], list[Puzzle]]] = {
     "graded_large": lambda: _first_square_graded((15, 20)),
     # graded_large's 15x15 boards alone: the by_grade run takes twenty seeds there, three at 20x20.
     "graded_15": lambda: _first_square_graded((15,)),
+    # graded_large's 20x20 boards alone: the long-budget run past the frontier's 120 s.
+    "graded_20": lambda: _first_square_graded((20,)),
     # The frontier on faces runs past 20x20: graded_large and the 30x30 squares.
     "graded_frontier": lambda: _first_square_graded((15, 20, 30)),
     # Beside them, boards of the same sizes that forced moves settle: the mixed suite's first
