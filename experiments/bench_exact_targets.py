@@ -12,11 +12,11 @@ region cuts, CaDiCaL lazy (loop cuts), and SAT on face sides with disc cuts (``s
 now the default of ``solve_exact`` on plain puzzles). Every answer must be the board's own
 and proved unique (exit code 1 otherwise); a run out of time (``--limit``) is reported as
 such and counted at the limit. Prints per size the median seconds, the ratio to CP-SAT and
-whether each target is met; writes the rows to bench_exact_targets.csv. ``--quick``: the corpus' first 5x5 board, one repeat, the rows into a
-temporary directory unless ``--out`` is given; the figures are reported, the targets (set at
-30x40 and 60x60) not judged; a wrong answer still fails. ``--publish DEST`` writes the
-findings page DEST.md from the stamped rows (:mod:`slitherbench.analysis.benchmark_page`; ``--rows``
-writes it again from them).
+whether each target is met; writes the rows to bench_exact_targets.csv. ``--quick``: the
+corpus' first 5x5 board, one repeat, the rows into a temporary directory unless ``--out``
+is given; the figures are reported, the targets (set at 30x40 and 60x60) not judged; a wrong
+answer still fails. ``--publish DEST`` writes the findings page DEST.md from the stamped rows
+(:mod:`slitherbench.analysis.benchmark_page`; ``--rows`` writes it again from them).
 """
 
 from __future__ import annotations

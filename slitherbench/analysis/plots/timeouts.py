@@ -55,10 +55,7 @@ def _trial_rounds(iterations: pd.DataFrame) -> pd.DataFrame:
     """Per trial key: its rounds (energy-0 solves), the time into the trial of the last one
     (NaN: none) and the solves after it."""
     it = iterations.sort_values(["key", "iteration"], kind="stable")
-    spent = sum(
-        (it[c].fillna(0.0) if c in it else pd.Series(0.0, index=it.index) for c in ROW_TIMES),
-        start=pd.Series(0.0, index=it.index),
-    )
+    spent = it.reindex(columns=list(ROW_TIMES)).fillna(0.0).sum(axis=1)
     it = it.assign(_at=spent.groupby(it["key"]).cumsum(), _zero=it["energy"].eq(0))
     rows = []
     for key, g in it.groupby("key", sort=False):
@@ -86,9 +83,10 @@ def timeouts(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for key, g in per_trial.groupby(tables.SIZE_KEYS, sort=False):
         s = g[g["_stalled"]]
+        never = int(g["rounds"].eq(0).sum())
         rows.append({**dict(zip(tables.SIZE_KEYS, key, strict=True)),
-                     "out_of_time": len(g), "never": int(g["rounds"].eq(0).sum()),
-                     "stalled": len(s), "cutting": int((g["rounds"].gt(0) & ~g["_stalled"]).sum()),
+                     "out_of_time": len(g), "never": never, "stalled": len(s),
+                     "cutting": len(g) - never - len(s),
                      "rounds": float(g["rounds"].median()),
                      "last_round_s": float(s["last_round_s"].median()) if len(s) else np.nan,
                      "since": float(s["since"].median()) if len(s) else np.nan,
@@ -98,19 +96,15 @@ def timeouts(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.DataFrame:
 
 
 def timeouts_grid(rows: pd.DataFrame) -> pd.DataFrame:
-    """:func:`timeouts` as text ("-": no stalled trial in the group)."""
+    """:func:`timeouts` as text ("–": no stalled trial in the group)."""
     out = rows[tables.SIZE_KEYS].rename(columns={"form_variant": "form"}).astype(str)
-
-    def median(v: float) -> str:
-        return "-" if pd.isna(v) else render.fmt(float(v))
-
     out["out of time"] = rows["out_of_time"].astype(str)
     out["never at energy 0"] = rows["never"].astype(str)
     out["stalled"] = rows["stalled"].astype(str)
     out["still cutting"] = rows["cutting"].astype(str)
-    out["rounds"] = rows["rounds"].map(median)
-    out["last round at (s), stalled"] = rows["last_round_s"].map(median)
-    out["solves since, stalled"] = rows["since"].map(median)
+    out["rounds"] = rows["rounds"].map(render.fmt)
+    out["last round at (s), stalled"] = rows["last_round_s"].map(render.fmt)
+    out["solves since, stalled"] = rows["since"].map(render.fmt)
     return out
 
 
