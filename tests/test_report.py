@@ -526,6 +526,7 @@ def test_trials_out_of_time_are_split_into_never_stalled_and_still_cutting(
     trials = pd.DataFrame(
         [trial("never"), trial("stalled"), trial("cutting"), trial("late"), trial("ok", "solved")]
     )
+    trials["iterations"] = [2, 4, 4, 2, 1]  # each trial's solves, all of them stored below
     its = pd.DataFrame(
         solves("never", [(2, 50.0), (1, 50.0)])
         + solves("stalled", [(0, 10.0), (0, 20.0), (2, 30.0), (1, 40.0)])
@@ -540,8 +541,31 @@ def test_trials_out_of_time_are_split_into_never_stalled_and_still_cutting(
     assert row["rounds"] == 1.5  # never 0, stalled 2, late 1, cutting 2
     grid = timeouts_grid(timeouts(trials, its)).iloc[0]
     assert grid["stalled"] == "1" and grid["last round at (s), stalled"] == "30"
+    assert "solves not stored" not in grid  # every trial's solves are all stored
     # the report item and the page section appear only where some trial ran out of time
     solved_only = trials[trials.status == "solved"]
     assert not Timeouts().applies(ReportData(solved_only, its, tmp_path))
     assert Timeouts().applies(ReportData(trials, its, tmp_path))
     assert not Timeouts().applies(ReportData(trials, its.iloc[0:0], tmp_path))
+
+
+def test_trials_out_of_time_with_solves_missing_from_the_store_are_counted_apart() -> None:
+    """A trial whose store holds fewer rows than the solves it made (a kept store without some
+    rows) is neither never, stalled nor cutting: the rows left could show no energy-0 solve
+    (never), or an early round whose successors are missing (stalled)."""
+    from slitherbench.analysis.plots.timeouts import timeouts, timeouts_grid
+
+    trials = pd.DataFrame([{"key": k, "form_variant": "hubo", "backend": "openjij", "rows": 20,
+                            "cols": 20, "status": "timeout", "time_limit_s": 100.0,
+                            "iterations": n, "puzzle": "p"}
+                           for k, n in [("none", 5), ("early", 3), ("whole", 2)]])  # fmt: skip
+    its = pd.DataFrame([
+        {"key": "early", "iteration": 1, "energy": 0, "solve_s": 5.0},  # then 2 rows missing
+        {"key": "whole", "iteration": 1, "energy": 1, "solve_s": 50.0},
+        {"key": "whole", "iteration": 2, "energy": 2, "solve_s": 50.0},
+    ])  # fmt: skip
+    row = timeouts(trials, its).iloc[0]
+    counts = ("out_of_time", "unstored", "never", "stalled", "cutting")
+    assert tuple(row[list(counts)]) == (3, 2, 1, 0, 0)
+    assert row["rounds"] == 0  # over the trial whose solves are all there
+    assert timeouts_grid(timeouts(trials, its)).iloc[0]["solves not stored"] == "2"

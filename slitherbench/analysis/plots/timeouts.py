@@ -24,6 +24,10 @@ per cent), so a round counted in the first half may sit a little later on the wa
 
 Trial ``a`` cut once, 1 s in, then broke a constraint three times until its 10 s were up:
 stalled. Trial ``b`` had its second round 7 s in: still cutting.
+
+A trial whose store holds fewer solves than it made (``iterations``: a store kept without
+some of its rows) cannot be told apart: it is counted under ``unstored``, in no other group,
+and the grid gains a column for it only where there is one.
 """
 
 from __future__ import annotations
@@ -62,13 +66,14 @@ def _trial_rounds(iterations: pd.DataFrame) -> pd.DataFrame:
         zero = g[g["_zero"]]
         last = float(zero["_at"].iloc[-1]) if len(zero) else np.nan
         since = int((g["iteration"] > zero["iteration"].iloc[-1]).sum()) if len(zero) else 0
-        rows.append({"key": key, "rounds": len(zero), "last_round_s": last, "since": since})
-    return pd.DataFrame(rows, columns=["key", "rounds", "last_round_s", "since"])
+        rows.append({"key": key, "stored": len(g), "rounds": len(zero),
+                     "last_round_s": last, "since": since})  # fmt: skip
+    return pd.DataFrame(rows, columns=["key", "stored", "rounds", "last_round_s", "since"])
 
 
 def timeouts(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.DataFrame:
-    """Per board size and cell with a trial out of time: ``out_of_time``, ``never``,
-    ``stalled`` and ``cutting`` (counts), ``rounds`` (median energy-0 solves of those
+    """Per board size and cell with a trial out of time: ``out_of_time``, ``unstored``,
+    ``never``, ``stalled`` and ``cutting`` (counts), ``rounds`` (median energy-0 solves of those
     trials), and over the stalled ones ``last_round_s`` and ``since`` (medians: the time into
     the trial of the last round, the solves after it). Smallest board first."""
     out_of_time = tables.with_size(trials[trials["status"] == "timeout"])
@@ -76,18 +81,25 @@ def timeouts(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame()
     per_trial = out_of_time.merge(_trial_rounds(iterations), on="key", how="left")
     per_trial["rounds"] = per_trial["rounds"].fillna(0).astype(int)
-    stalled = per_trial["rounds"].gt(0) & per_trial["last_round_s"].lt(
-        STALL_FRACTION * per_trial["time_limit_s"]
+    stored = per_trial["stored"].fillna(0)
+    # Without the solve count (an older store) every stored row is taken as all there was.
+    made = per_trial["iterations"] if "iterations" in per_trial else stored
+    unstored = stored.lt(made.fillna(0))
+    stalled = (
+        ~unstored
+        & per_trial["rounds"].gt(0)
+        & per_trial["last_round_s"].lt(STALL_FRACTION * per_trial["time_limit_s"])
     )
-    per_trial = per_trial.assign(_stalled=stalled)
+    per_trial = per_trial.assign(_stalled=stalled, _unstored=unstored)
     rows = []
     for key, g in per_trial.groupby(tables.SIZE_KEYS, sort=False):
         s = g[g["_stalled"]]
-        never = int(g["rounds"].eq(0).sum())
+        lost = int(g["_unstored"].sum())
+        never = int((g["rounds"].eq(0) & ~g["_unstored"]).sum())
         rows.append({**dict(zip(tables.SIZE_KEYS, key, strict=True)),
-                     "out_of_time": len(g), "never": never, "stalled": len(s),
-                     "cutting": len(g) - never - len(s),
-                     "rounds": float(g["rounds"].median()),
+                     "out_of_time": len(g), "unstored": lost, "never": never,
+                     "stalled": len(s), "cutting": len(g) - lost - never - len(s),
+                     "rounds": float(g.loc[~g["_unstored"], "rounds"].median()),
                      "last_round_s": float(s["last_round_s"].median()) if len(s) else np.nan,
                      "since": float(s["since"].median()) if len(s) else np.nan,
                      "_cells": g["cells"].iloc[0]})  # fmt: skip
@@ -99,6 +111,8 @@ def timeouts_grid(rows: pd.DataFrame) -> pd.DataFrame:
     """:func:`timeouts` as text ("–": no stalled trial in the group)."""
     out = rows[tables.SIZE_KEYS].rename(columns={"form_variant": "form"}).astype(str)
     out["out of time"] = rows["out_of_time"].astype(str)
+    if rows["unstored"].any():
+        out["solves not stored"] = rows["unstored"].astype(str)
     out["never at energy 0"] = rows["never"].astype(str)
     out["stalled"] = rows["stalled"].astype(str)
     out["still cutting"] = rows["cutting"].astype(str)
