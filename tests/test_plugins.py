@@ -119,10 +119,12 @@ def test_every_report_item_that_applies_writes_its_files(tmp_path: Path) -> None
         "page_table",
         "page_figure",
         "timeouts",
+        "last_round",
     }
     assert not (trials.status == "timeout").any()
     timed_out = trials.assign(status=trials.status.where(trials.index != 0, "timeout"))
-    assert plots.report_items()["timeouts"]().applies(ReportData(timed_out, iterations, tmp_path))
+    for name in ("timeouts", "last_round"):
+        assert plots.report_items()[name]().applies(ReportData(timed_out, iterations, tmp_path))
 
 
 def test_boards_of_several_kinds_pool_by_faces_into_doubling_classes(tmp_path: Path) -> None:

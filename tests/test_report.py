@@ -569,3 +569,50 @@ def test_trials_out_of_time_with_solves_missing_from_the_store_are_counted_apart
     assert tuple(row[list(counts)]) == (3, 2, 1, 0, 0)
     assert row["rounds"] == 0  # over the trial whose solves are all there
     assert timeouts_grid(timeouts(trials, its)).iloc[0]["solves not stored"] == "2"
+
+
+def test_the_last_round_figure_draws_each_cells_trials_out_of_time(tmp_path: Path) -> None:
+    """One panel per board size; each cell's curve rises at its trials' last rounds (as a
+    fraction of the budget) to the share that cut at all, and no figure is drawn where every
+    trial out of time lost solves from the store."""
+    import matplotlib.pyplot as plt
+
+    from slitherbench.analysis.plots import timeouts as module
+    from slitherbench.analysis.plots.timeouts import LastRoundFigure
+
+    trials = pd.DataFrame([{"key": k, "form_variant": "hubo", "backend": b, "rows": n, "cols": n,
+                            "status": "timeout", "time_limit_s": 100.0, "iterations": 2,
+                            "puzzle": f"p{n}", "experiment": "e", "config_hash": b}
+                           for k, b, n in [("a", "sa", 7), ("b", "sa", 7), ("c", "pt", 7),
+                                           ("d", "sa", 10)]])  # fmt: skip
+    its = pd.DataFrame([{"key": k, "iteration": j + 1, "energy": e, "solve_s": s}
+                        for k, rows in {"a": [(0, 20.0), (1, 60.0)], "b": [(2, 50.0), (1, 50.0)],
+                                        "c": [(0, 30.0), (0, 40.0)],
+                                        "d": [(1, 10.0), (0, 10.0)]}.items()
+                        for j, (e, s) in enumerate(rows)])  # fmt: skip
+    drawn: dict[str, list] = {}
+    real_subplots = plt.subplots
+
+    def spy(*args, **kw):  # keep the axes the figure draws on
+        fig, axes = real_subplots(*args, **kw)
+        drawn["axes"] = list(axes.ravel())
+        return fig, axes
+
+    data = ReportData(trials, its, tmp_path)
+    assert LastRoundFigure().applies(data)
+    module.plt.subplots = spy
+    try:
+        files = LastRoundFigure().write(data)
+    finally:
+        module.plt.subplots = real_subplots
+    assert {f.name for f in files} == {"last_round.png", "last_round.pdf"}
+    seven, ten = drawn["axes"]
+    assert seven.get_title() == "7x7: 3 trials out of time"
+    curves = {ln.get_label(): ln for ln in seven.get_lines() if not ln.get_label().startswith("_")}
+    sa = curves["hubo / sa (1 of 2 cut)"]  # a's round 20 s in; b never at energy 0
+    assert list(sa.get_xdata()) == [0.0, 0.2, 1.0] and list(sa.get_ydata()) == [0.0, 0.5, 0.5]
+    pt = curves["hubo / pt (1 of 1 cut)"]  # c's last round 70 s in
+    assert list(pt.get_xdata()) == [0.0, 0.7, 1.0] and list(pt.get_ydata()) == [0.0, 1.0, 1.0]
+    assert ten.get_title() == "10x10: 1 trial out of time"
+    lost = trials.assign(iterations=5)  # every trial out of time lost solves
+    assert not LastRoundFigure().applies(ReportData(lost, its, tmp_path))

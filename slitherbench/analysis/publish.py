@@ -36,7 +36,13 @@ from slitherbench.analysis.plots.frontier import FRONTIER_CAPTION, frontier_figu
 from slitherbench.analysis.plots.model_sizes import ModelGrowthFigure, ModelSizeTable
 from slitherbench.analysis.plots.survey_layout import survey_caption
 from slitherbench.analysis.plots.time_to_solution import WITHIN_CAPTION, SolvedWithin, within_grid
-from slitherbench.analysis.plots.timeouts import TIMEOUTS_CAPTION, Timeouts, timeouts, timeouts_grid
+from slitherbench.analysis.plots.timeouts import (
+    TIMEOUTS_CAPTION,
+    LastRoundFigure,
+    Timeouts,
+    timeouts,
+    timeouts_grid,
+)
 from slitherbench.method import provenance
 
 COLUMNS = render.DEFAULT_COLUMNS  # the report's own table, so a page and a report agree
@@ -221,6 +227,8 @@ def _figures(data: ReportData) -> list[Path]:
         files += ModelGrowthFigure().write(data)
     if FigureByGrade().applies(data):
         files += FigureByGrade().write(data)
+    if LastRoundFigure().applies(data):
+        files += LastRoundFigure().write(data)
     for f in files:  # the site shows PNGs; the report directory keeps the PDFs
         if f.suffix == ".pdf":
             f.unlink()

@@ -34,11 +34,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 from slitherbench.analysis import render, tables
 from slitherbench.analysis.plots.base import ReportData, ReportItem, write_grid
+from slitherbench.analysis.plots.style import Styles, legend, provenance_note, save_figure
 
 # The share of the budget after which a trial's last round no longer counts as a stall.
 STALL_FRACTION = 0.5
@@ -71,11 +73,10 @@ def _trial_rounds(iterations: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["key", "stored", "rounds", "last_round_s", "since"])
 
 
-def timeouts(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.DataFrame:
-    """Per board size and cell with a trial out of time: ``out_of_time``, ``unstored``,
-    ``never``, ``stalled`` and ``cutting`` (counts), ``rounds`` (median energy-0 solves of those
-    trials), and over the stalled ones ``last_round_s`` and ``since`` (medians: the time into
-    the trial of the last round, the solves after it). Smallest board first."""
+def out_of_time_trials(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.DataFrame:
+    """One row per trial out of time, with its size, ``rounds``, ``last_round_s`` (NaN: no
+    round), ``since``, and the flags ``_unstored`` (fewer solves stored than made) and
+    ``_stalled``; empty where no trial ran out of time or no solve is stored."""
     out_of_time = tables.with_size(trials[trials["status"] == "timeout"])
     if out_of_time.empty or iterations.empty:
         return pd.DataFrame()
@@ -90,7 +91,17 @@ def timeouts(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.DataFrame:
         & per_trial["rounds"].gt(0)
         & per_trial["last_round_s"].lt(STALL_FRACTION * per_trial["time_limit_s"])
     )
-    per_trial = per_trial.assign(_stalled=stalled, _unstored=unstored)
+    return per_trial.assign(_stalled=stalled, _unstored=unstored)
+
+
+def timeouts(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.DataFrame:
+    """Per board size and cell with a trial out of time: ``out_of_time``, ``unstored``,
+    ``never``, ``stalled`` and ``cutting`` (counts), ``rounds`` (median energy-0 solves of those
+    trials), and over the stalled ones ``last_round_s`` and ``since`` (medians: the time into
+    the trial of the last round, the solves after it). Smallest board first."""
+    per_trial = out_of_time_trials(trials, iterations)
+    if per_trial.empty:
+        return per_trial
     rows = []
     for key, g in per_trial.groupby(tables.SIZE_KEYS, sort=False):
         s = g[g["_stalled"]]
@@ -138,3 +149,64 @@ class Timeouts(ReportItem):
         rows = timeouts(data.trials, data.iterations)
         caption = f"{TIMEOUTS_CAPTION} {data.note}".strip()
         return write_grid(timeouts_grid(rows), rows, data.out, self.name, caption)
+
+
+def last_round_figure(trials: pd.DataFrame, iterations: pd.DataFrame, out: Path) -> list[Path]:
+    """When the trials out of time made their last round of cuts: per board size a panel, per
+    cell the fraction of its trials out of time (solves all stored) whose last energy-0 solve
+    came by each fraction of the budget. A curve flat after the dotted half-way line is a
+    cell that stalled; its height at the right edge is 1 less the share never at energy 0."""
+    per_trial = out_of_time_trials(trials, iterations)
+    per_trial = per_trial[~per_trial["_unstored"]] if len(per_trial) else per_trial
+    styles = Styles(trials)
+    ordered = tables.smallest_first(per_trial.assign(_cells=per_trial["cells"]), [])
+    sizes = list(dict.fromkeys(ordered["size"]))
+    ncols = min(4, len(sizes))
+    nrows = int(np.ceil(len(sizes) / ncols))
+    fig, axes = plt.subplots(
+        nrows, ncols, figsize=(4.2 * ncols, 3.0 * nrows), squeeze=False, sharey=True
+    )
+    for ax in axes.ravel()[len(sizes) :]:
+        ax.axis("off")
+    for ax, size in zip(axes.ravel(), sizes, strict=False):
+        d = per_trial[per_trial["size"] == size]
+        for (form, backend), g in d.groupby(["form_variant", "backend"], sort=False):
+            at = np.sort((g["last_round_s"] / g["time_limit_s"]).dropna().to_numpy())
+            st = styles.cell(form, backend)
+            label = f"{form} / {backend} ({len(at)} of {len(g)} cut)"
+            x = np.r_[0.0, np.clip(at, 0.0, 1.0), 1.0]
+            y = np.r_[0.0, np.arange(1, len(at) + 1), len(at)] / len(g)
+            ax.step(x, y, where="post", label=label, color=st["color"],
+                    linestyle=st["linestyle"], marker=st["marker"], markevery=[len(x) - 1],
+                    ms=4)  # fmt: skip
+        ax.axvline(STALL_FRACTION, color="#777777", linestyle=":", lw=0.8)
+        ax.set_xlim(0, 1.0)
+        ax.set_ylim(0, 1.02)
+        ax.set_xlabel("time into the trial / its budget")
+        ax.grid(alpha=0.3)
+        legend(ax, fontsize=6, loc="best")
+        ax.set_title(f"{size}: {len(d)} trial{'s' if len(d) > 1 else ''} out of time", fontsize=8)
+    for row in axes:
+        row[0].set_ylabel("fraction of trials out of time\nwith their last round by then")
+    fig.tight_layout()
+    return save_figure(fig, provenance_note(trials), out, "last_round")
+
+
+class LastRoundFigure(ReportItem):
+    """``last_round``: when the trials out of time made their last round of cuts, per board
+    size and cell (where :class:`Timeouts` applies)."""
+
+    name = "last_round"
+    kind = "figure"
+    needs = ("trials", "iterations")
+    order = 65
+
+    def applies(self, data: ReportData) -> bool:
+        return Timeouts().applies(data) and not (
+            out_of_time_trials(data.trials, data.iterations).pipe(
+                lambda t: t.empty or t["_unstored"].all()
+            )
+        )
+
+    def write(self, data: ReportData) -> list[Path]:
+        return last_round_figure(data.trials, data.iterations, data.out)
