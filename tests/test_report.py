@@ -577,7 +577,6 @@ def test_the_last_round_figure_draws_each_cells_trials_out_of_time(tmp_path: Pat
     trial out of time lost solves from the store."""
     import matplotlib.pyplot as plt
 
-    from slitherbench.analysis.plots import timeouts as module
     from slitherbench.analysis.plots.timeouts import LastRoundFigure
 
     trials = pd.DataFrame([{"key": k, "form_variant": "hubo", "backend": b, "rows": n, "cols": n,
@@ -600,11 +599,11 @@ def test_the_last_round_figure_draws_each_cells_trials_out_of_time(tmp_path: Pat
 
     data = ReportData(trials, its, tmp_path)
     assert LastRoundFigure().applies(data)
-    module.plt.subplots = spy
+    plt.subplots = spy
     try:
         files = LastRoundFigure().write(data)
     finally:
-        module.plt.subplots = real_subplots
+        plt.subplots = real_subplots
     assert {f.name for f in files} == {"last_round.png", "last_round.pdf"}
     seven, ten = drawn["axes"]
     assert seven.get_title() == "7x7: 3 trials out of time"

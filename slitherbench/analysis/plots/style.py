@@ -136,6 +136,19 @@ def ecdf_with_band(
     ax.plot(xs, frac, style["marker"], color=style["color"], ms=3, markevery=max(1, len(xs) // 25))
 
 
+def panel_grid(n: int, ncols: int = 4) -> tuple[plt.Figure, np.ndarray]:
+    """A figure of ``n`` panels sharing the y axis, at most ``ncols`` to a row (4.2 x 3.0
+    inches each), the spare axes of the last row hidden; the axes as a 2-D array."""
+    ncols = min(ncols, n)
+    nrows = int(np.ceil(n / ncols))
+    fig, axes = plt.subplots(
+        nrows, ncols, figsize=(4.2 * ncols, 3.0 * nrows), squeeze=False, sharey=True
+    )
+    for ax in axes.ravel()[n:]:
+        ax.axis("off")
+    return fig, axes
+
+
 def _sizes_of(d: pd.DataFrame) -> list[str]:
     """The board sizes of these trials, smallest first (``5x5``; other boards by label)."""
     d = d[[c for c in ("size", "rows", "cols") if c in d]].drop_duplicates()  # first seen kept

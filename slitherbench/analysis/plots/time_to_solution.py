@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import matplotlib.ticker
 import numpy as np
 import pandas as pd
@@ -15,6 +14,7 @@ from slitherbench.analysis.plots.style import (
     Styles,
     ecdf_with_band,
     legend,
+    panel_grid,
     panel_title,
     provenance_note,
     puzzle_panel,
@@ -32,13 +32,7 @@ def time_to_solution_figure(
     styles = Styles(trials)
     by = panel or "backend"
     panels = list(dict.fromkeys(trials[by]))
-    ncols = min(4, len(panels))
-    nrows = int(np.ceil(len(panels) / ncols))
-    fig, axes = plt.subplots(
-        nrows, ncols, figsize=(4.2 * ncols, 3.0 * nrows), squeeze=False, sharey=True
-    )
-    for ax in axes.ravel()[len(panels) :]:
-        ax.axis("off")
+    fig, axes = panel_grid(len(panels))
     for ax, name in zip(axes.ravel(), panels, strict=False):
         d = ran[ran[by] == name]
         for (form, backend), g in d.groupby(["form_variant", "backend"], sort=False):

@@ -34,13 +34,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 from slitherbench.analysis import render, tables
 from slitherbench.analysis.plots.base import ReportData, ReportItem, write_grid
-from slitherbench.analysis.plots.style import Styles, legend, provenance_note, save_figure
+from slitherbench.analysis.plots.style import (
+    Styles,
+    legend,
+    panel_grid,
+    provenance_note,
+    save_figure,
+)
 
 # The share of the budget after which a trial's last round no longer counts as a stall.
 STALL_FRACTION = 0.5
@@ -161,13 +166,7 @@ def last_round_figure(trials: pd.DataFrame, iterations: pd.DataFrame, out: Path)
     styles = Styles(trials)
     ordered = tables.smallest_first(per_trial.assign(_cells=per_trial["cells"]), [])
     sizes = list(dict.fromkeys(ordered["size"]))
-    ncols = min(4, len(sizes))
-    nrows = int(np.ceil(len(sizes) / ncols))
-    fig, axes = plt.subplots(
-        nrows, ncols, figsize=(4.2 * ncols, 3.0 * nrows), squeeze=False, sharey=True
-    )
-    for ax in axes.ravel()[len(sizes) :]:
-        ax.axis("off")
+    fig, axes = panel_grid(len(sizes))
     for ax, size in zip(axes.ravel(), sizes, strict=False):
         d = per_trial[per_trial["size"] == size]
         for (form, backend), g in d.groupby(["form_variant", "backend"], sort=False):
