@@ -95,6 +95,25 @@ def test_an_unknown_report_item_is_one_line(tmp_path: Path, capsys) -> None:
     assert "\n" not in err
 
 
+def test_an_item_named_that_has_nothing_to_show_says_so(tmp_path: Path, capsys) -> None:
+    """--items naming an item that does not apply to the trials (no trial ran out of time)
+    writes nothing for it, says so in one line with what the item shows, and lists it in the
+    manifest; an item that applies is written as usual."""
+    args = [str(STORE), "--out", str(tmp_path), "--items", "timeouts,table_by_form_backend"]
+    assert report_main(args) == 0
+    out = capsys.readouterr().out
+    assert "note: --items timeouts has nothing to show in these trials: timeouts (" in out
+    assert "table_by_form_backend has nothing" not in out
+    manifest = json.loads((tmp_path / "manifest.json").read_text())
+    assert manifest["not_applicable"] == ["timeouts"]
+    assert not list(tmp_path.glob("timeouts.*"))
+    assert (tmp_path / "table_by_form_backend.md").exists()
+    # every named item applies: the list is there, and empty
+    args = [str(STORE), "--out", str(tmp_path / "one"), "--items", "table_by_form_backend"]
+    assert report_main(args) == 0
+    assert json.loads((tmp_path / "one" / "manifest.json").read_text())["not_applicable"] == []
+
+
 @pytest.mark.slow
 def test_every_report_item_that_applies_writes_its_files(tmp_path: Path) -> None:
     from slitherbench.analysis.plots import ReportData

@@ -55,12 +55,24 @@ def select_items(names: Sequence[str] | None) -> list[ReportItem]:
     return [cls() for cls in sorted(chosen, key=lambda c: c.order)]
 
 
-def write_items(items: Sequence[ReportItem], data: ReportData) -> list[Path]:
-    """Each item that applies to the data, in order: the files they wrote."""
+def _applies_when(name: str) -> str:
+    """The item's own description (its class docstring on one line): what it shows and where
+    it applies."""
+    doc = plots.report_items()[name].__doc__ or ""
+    return " ".join(doc.split()).replace("``", "") or name
+
+
+def write_items(
+    items: Sequence[ReportItem], data: ReportData, left_out: list[str] | None = None
+) -> list[Path]:
+    """Each item that applies to the data, in order: the files they wrote (the names of those
+    that do not apply appended to ``left_out``, if given)."""
     files: list[Path] = []
     for item in items:
         if item.applies(data):
             files += item.write(data)
+        elif left_out is not None:
+            left_out.append(item.name)
     return files
 
 
@@ -78,7 +90,9 @@ def build_report(
     items: Sequence[str | ReportItem] | None = None,
 ) -> dict:
     """Every report item that applies (or those ``items`` names, or items given as objects,
-    e.g. one defined outside the package), the comparison if asked, and ``manifest.json``."""
+    e.g. one defined outside the package), the comparison if asked, and ``manifest.json``
+    (with ``items`` it lists under ``not_applicable`` the items named that had nothing to
+    show in these trials)."""
     if trials.empty:
         raise ValueError("no trials to report on")
     out.mkdir(parents=True, exist_ok=True)
@@ -100,10 +114,13 @@ def build_report(
         f"{', '.join(source['config_hashes'])}; {len(trials)} trials."
     )
     data = ReportData(trials, iterations, out, note, group_by, columns, reference, board_trial)
-    files = write_items(_items(items), data)
+    left_out: list[str] = []
+    files = write_items(_items(items), data, left_out)
     for spec in compare.specs(compare_spec):  # pairs within each configuration
         files.append(write_comparison(raw, spec, out, note, pool))
-    manifest = {"source": source, "files": [f.name for f in files], "missing": missing or []}
+    manifest: dict = {"source": source, "files": [f.name for f in files], "missing": missing or []}
+    if items is not None:  # asked for by name: say which had nothing to show
+        manifest["not_applicable"] = left_out
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2))
     return manifest
 
@@ -289,6 +306,8 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, KeyError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    for name in manifest.get("not_applicable", []):
+        print(f"note: --items {name} has nothing to show in these trials: {_applies_when(name)}")
     print(
         f"report: {out.resolve()} ({len(manifest['files'])} files from {manifest['source']['trials']} trials)"
     )

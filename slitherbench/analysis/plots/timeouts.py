@@ -193,7 +193,7 @@ def last_round_figure(trials: pd.DataFrame, iterations: pd.DataFrame, out: Path)
 
 class LastRoundFigure(ReportItem):
     """``last_round``: when the trials out of time made their last round of cuts, per board
-    size and cell (where :class:`Timeouts` applies)."""
+    size and cell; where some trial ran out of time and its solves are stored."""
 
     name = "last_round"
     kind = "figure"
