@@ -243,6 +243,7 @@ REPRODUCED = [
     QuickReproduce("frontier_graded", "report: ", _report("frontier_graded")),
     QuickReproduce("frontier_graded_faces", "report: ", _report("frontier_graded_faces")),
     QuickReproduce("frontier_graded_long", "report: ", _report("frontier_graded_long")),
+    QuickReproduce("frontier_graded_between", "report: ", _report("frontier_graded_between")),
     QuickReproduce(
         "by_grade_tuned",
         "report: ",

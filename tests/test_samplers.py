@@ -219,6 +219,29 @@ def test_the_long_budget_run_takes_the_frontier_cells_that_reached_15x15_to_20x2
     assert face_pt in cells and face_pt in OmegaConf.to_container(faces.cells)
 
 
+def test_the_run_between_takes_the_frontier_paths_from_15x15_to_18x18() -> None:
+    # frontier_graded_between must measure the same two paths, set as the 120 s runs set them,
+    # on look-ahead squares of every size from the last one solved (15x15) to 18x18.
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        between = compose(config_name="config", overrides=["experiment=frontier_graded_between"])
+        edges = compose(config_name="config", overrides=["experiment=frontier_graded"])
+        faces = compose(config_name="config", overrides=["experiment=frontier_graded_faces"])
+    boards = get_suite(between.puzzle.name)
+    assert sorted({p.size_label for p in boards}) == ["15x15", "16x16", "17x17", "18x18"]
+    for size in ("15x15", "16x16", "17x17", "18x18"):
+        grades = sorted(p.meta["grade"] for p in boards if p.size_label == size)
+        assert grades == ["lookahead1", "lookahead2"], size
+    assert [p.name for p in boards if p.size_label == "15x15"] == [
+        p.name for p in get_suite(edges.puzzle.name) if p.size_label == "15x15"
+    ]
+    assert between.presolve.level == "rules" and between.frontier
+    assert between.time_limit_s == edges.time_limit_s
+    cells = OmegaConf.to_container(between.cells)
+    hubo = next(c for c in OmegaConf.to_container(edges.cells) if c["formulation"] == "hubo")
+    face_pt = next(c for c in OmegaConf.to_container(faces.cells) if c["backend"] == "pt")
+    assert cells == [hubo, face_pt]
+
+
 def _frontier_cfg(extra: list[str]):
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         return compose(
