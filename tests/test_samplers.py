@@ -198,12 +198,19 @@ def test_shipped_12x12_is_what_generate_makes() -> None:
     assert shipped.to_rows() == generated(12, 12, 2026).to_rows()
 
 
+# The 120 s frontier runs on look-ahead squares: edge variables, then face variables.
+FRONTIER_RUNS = ("frontier_graded", "frontier_graded_faces")
+
+
+def _experiments(*names: str) -> list:
+    """The composed config of each ``experiment=NAME``."""
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        return [compose(config_name="config", overrides=[f"experiment={n}"]) for n in names]
+
+
 def test_the_long_budget_run_takes_the_frontier_cells_that_reached_15x15_to_20x20() -> None:
     # frontier_graded_long must measure the same paths on the same boards, only for longer.
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        long = compose(config_name="config", overrides=["experiment=frontier_graded_long"])
-        edges = compose(config_name="config", overrides=["experiment=frontier_graded"])
-        faces = compose(config_name="config", overrides=["experiment=frontier_graded_faces"])
+    long, edges, faces = _experiments("frontier_graded_long", *FRONTIER_RUNS)
     boards = get_suite(long.puzzle.name)
     assert [p.name for p in boards] == [
         p.name for p in get_suite(edges.puzzle.name) if p.size_label == "20x20"
@@ -222,10 +229,7 @@ def test_the_long_budget_run_takes_the_frontier_cells_that_reached_15x15_to_20x2
 def test_the_run_between_takes_the_frontier_paths_from_15x15_to_18x18() -> None:
     # frontier_graded_between must measure the same two paths, set as the 120 s runs set them,
     # on look-ahead squares of every size from the last one solved (15x15) to 18x18.
-    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        between = compose(config_name="config", overrides=["experiment=frontier_graded_between"])
-        edges = compose(config_name="config", overrides=["experiment=frontier_graded"])
-        faces = compose(config_name="config", overrides=["experiment=frontier_graded_faces"])
+    between, edges, faces = _experiments("frontier_graded_between", *FRONTIER_RUNS)
     boards = get_suite(between.puzzle.name)
     assert sorted({p.size_label for p in boards}) == ["15x15", "16x16", "17x17", "18x18"]
     for size in ("15x15", "16x16", "17x17", "18x18"):
