@@ -577,6 +577,7 @@ def test_the_last_round_figure_draws_each_cells_trials_out_of_time(tmp_path: Pat
     trial out of time lost solves from the store."""
     import matplotlib.pyplot as plt
 
+    from slitherbench.analysis.plots import timeouts as module
     from slitherbench.analysis.plots.timeouts import LastRoundFigure
 
     trials = pd.DataFrame([{"key": k, "form_variant": "hubo", "backend": b, "rows": n, "cols": n,
@@ -615,3 +616,4 @@ def test_the_last_round_figure_draws_each_cells_trials_out_of_time(tmp_path: Pat
     assert ten.get_title() == "10x10: 1 trial out of time"
     lost = trials.assign(iterations=5)  # every trial out of time lost solves
     assert not LastRoundFigure().applies(ReportData(lost, its, tmp_path))
+    assert module.last_round_figure(lost, its, tmp_path / "none") == []

@@ -58,7 +58,8 @@ def select_items(names: Sequence[str] | None) -> list[ReportItem]:
 def _applies_when(name: str) -> str:
     """The item's own description (its class docstring on one line): what it shows and where
     it applies."""
-    doc = plots.report_items()[name].__doc__ or ""
+    item = plots.report_items().get(name)  # an item given as an object may be from outside
+    doc = (item.__doc__ if item else None) or ""
     return " ".join(doc.split()).replace("``", "") or name
 
 

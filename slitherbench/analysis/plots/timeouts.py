@@ -163,6 +163,8 @@ def last_round_figure(trials: pd.DataFrame, iterations: pd.DataFrame, out: Path)
     cell that stalled; its height at the right edge is 1 less the share never at energy 0."""
     per_trial = out_of_time_trials(trials, iterations)
     per_trial = per_trial[~per_trial["_unstored"]] if len(per_trial) else per_trial
+    if per_trial.empty:  # nothing to draw (LastRoundFigure.applies says so first)
+        return []
     styles = Styles(trials)
     ordered = tables.smallest_first(per_trial.assign(_cells=per_trial["cells"]), [])
     sizes = list(dict.fromkeys(ordered["size"]))
