@@ -209,8 +209,12 @@ SUITES: dict[str, Callable[[], list[Puzzle]]] = {
     "graded_20": lambda: _first_square_graded((20,)),
     # Between the sizes where the frontier run's best paths solved (15x15) and did not (20x20):
     # the 16x16, 17x17 and 18x18 look-ahead squares, and the 15x15 ones again so that the run
-    # measures the last size solved on its own machine (experiment=frontier_graded_between).
-    "graded_between": lambda: _first_square_graded((15, 16, 17, 18)),
+    # measures the last size solved on its own machine (experiment=frontier_graded_between);
+    # at 15x15 and 16x16 the seed-2 squares too, a second board per grade where the step is.
+    "graded_between": lambda: [
+        *_first_square_graded((15, 16), seeds=(1, 2)),
+        *_first_square_graded((17, 18)),
+    ],
     # The frontier on faces runs past 20x20: graded_large and the 30x30 squares.
     "graded_frontier": lambda: _first_square_graded((15, 20, 30)),
     # Beside them, boards of the same sizes that forced moves settle: the mixed suite's first
