@@ -40,7 +40,7 @@ from slitherbench.analysis.plots.timeouts import (
     TIMEOUTS_CAPTION,
     LastRoundFigure,
     Timeouts,
-    timeouts,
+    shared_timeouts,
     timeouts_grid,
 )
 from slitherbench.method import provenance
@@ -325,7 +325,7 @@ def _sections(
         grid = within_grid(tables.solved_within(data.trials))
         parts += ["## Solved within t", "", render.grid_markdown(grid, WITHIN_CAPTION)]
     if Timeouts().applies(data):
-        grid = timeouts_grid(timeouts(data.trials, data.iterations))
+        grid = timeouts_grid(shared_timeouts(data))
         parts += ["## Out of time: stalled or still cutting", "",
                   render.grid_markdown(grid, TIMEOUTS_CAPTION)]  # fmt: skip
     if target is not None:

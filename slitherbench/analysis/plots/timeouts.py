@@ -99,12 +99,27 @@ def out_of_time_trials(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.Dat
     return per_trial.assign(_stalled=stalled, _unstored=unstored)
 
 
+def shared_out_of_time(data: ReportData) -> pd.DataFrame:
+    """:func:`out_of_time_trials` of the report's data, made once for the table, the page
+    section and the figure (a second or so on a 3,000-trial store)."""
+    return data.shared("out_of_time", lambda: out_of_time_trials(data.trials, data.iterations))
+
+
 def timeouts(trials: pd.DataFrame, iterations: pd.DataFrame) -> pd.DataFrame:
     """Per board size and cell with a trial out of time: ``out_of_time``, ``unstored``,
     ``never``, ``stalled`` and ``cutting`` (counts), ``rounds`` (median energy-0 solves of those
     trials), and over the stalled ones ``last_round_s`` and ``since`` (medians: the time into
     the trial of the last round, the solves after it). Smallest board first."""
-    per_trial = out_of_time_trials(trials, iterations)
+    return summarise_out_of_time(out_of_time_trials(trials, iterations))
+
+
+def shared_timeouts(data: ReportData) -> pd.DataFrame:
+    """:func:`timeouts` of the report's data, from :func:`shared_out_of_time`."""
+    return data.shared("timeouts", lambda: summarise_out_of_time(shared_out_of_time(data)))
+
+
+def summarise_out_of_time(per_trial: pd.DataFrame) -> pd.DataFrame:
+    """:func:`timeouts` from the rows of :func:`out_of_time_trials`."""
     if per_trial.empty:
         return per_trial
     rows = []
@@ -151,7 +166,7 @@ class Timeouts(ReportItem):
         return not data.iterations.empty and bool((data.trials["status"] == "timeout").any())
 
     def write(self, data: ReportData) -> list[Path]:
-        rows = timeouts(data.trials, data.iterations)
+        rows = shared_timeouts(data)
         caption = f"{TIMEOUTS_CAPTION} {data.note}".strip()
         return write_grid(timeouts_grid(rows), rows, data.out, self.name, caption)
 
@@ -161,7 +176,11 @@ def last_round_figure(trials: pd.DataFrame, iterations: pd.DataFrame, out: Path)
     cell the fraction of its trials out of time (solves all stored) whose last energy-0 solve
     came by each fraction of the budget. A curve flat after the dotted half-way line is a
     cell that stalled; its height at the right edge is 1 less the share never at energy 0."""
-    per_trial = out_of_time_trials(trials, iterations)
+    return _draw_last_round(out_of_time_trials(trials, iterations), trials, out)
+
+
+def _draw_last_round(per_trial: pd.DataFrame, trials: pd.DataFrame, out: Path) -> list[Path]:
+    """:func:`last_round_figure` from the rows of :func:`out_of_time_trials`."""
     per_trial = per_trial[~per_trial["_unstored"]] if len(per_trial) else per_trial
     if per_trial.empty:  # nothing to draw (LastRoundFigure.applies says so first)
         return []
@@ -203,11 +222,10 @@ class LastRoundFigure(ReportItem):
     order = 65
 
     def applies(self, data: ReportData) -> bool:
-        return Timeouts().applies(data) and not (
-            out_of_time_trials(data.trials, data.iterations).pipe(
-                lambda t: t.empty or t["_unstored"].all()
-            )
-        )
+        if not Timeouts().applies(data):
+            return False
+        per_trial = shared_out_of_time(data)
+        return not (per_trial.empty or per_trial["_unstored"].all())
 
     def write(self, data: ReportData) -> list[Path]:
-        return last_round_figure(data.trials, data.iterations, data.out)
+        return _draw_last_round(shared_out_of_time(data), data.trials, data.out)
