@@ -10,9 +10,10 @@ Boards (suite ``lookahead``, ``puzzle=lookahead``): each is
 its grade is LEVEL, the lowest deduction level that solves it without assuming uniqueness.
 Squares 7x7, 10x10, 12x12, 13x13, 14x14 and 15x15 at look-ahead 1 and 2 (seeds 1-3), 16x16 at
 both (seeds 1-2), 17x17, 18x18, 20x20 and 30x30 at both (seed 1), and honeycomb and cairo
-boards of about 50 and 100 faces at both levels (seeds 1-2). Each board's uniqueness is proved again by the exact solver
-(SAT) and its grade again by the engine before it is written, with the seconds it took and
-its ``made_by`` call; boards already in the file are kept (the script resumes).
+boards of about 50 and 100 faces at both levels (seeds 1-2). Each board's uniqueness is
+proved again by the exact solver (SAT) and its grade again by the engine before it is
+written, with the seconds it took and its ``made_by`` call; boards already in the file are
+kept (the script resumes).
 
 ``census``: plain unique boards (``generate``/``generate_on``, clues removed while a SAT solver
 finds no other answer) on the same board kinds, each graded; prints the count per grade and
