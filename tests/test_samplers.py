@@ -250,11 +250,12 @@ def test_the_run_between_takes_the_frontier_paths_from_15x15_to_18x18() -> None:
 
 def test_the_spread_run_takes_the_between_runs_paths_on_three_boards_per_grade() -> None:
     # frontier_graded_spread must measure exactly what frontier_graded_between measured (cells,
-    # budget, presolve, seeds, frontier rule), on boards it did not run: three per grade at
-    # 12x12, 13x13 and 14x14, and at 15x15 the third board per grade, smallest first.
+    # budget, presolve, seeds, frontier rule), on boards no other run measured or tuned on: three
+    # per grade from 10x10 to 14x14, and at 15x15 the third board per grade, smallest first.
     spread, between = _experiments("frontier_graded_spread", "frontier_graded_between")
     boards = get_suite(spread.puzzle.name)
-    seeds = {"12x12": (1, 2, 3), "13x13": (1, 2, 3), "14x14": (1, 2, 3), "15x15": (3,)}
+    seeds = {"10x10": (4, 5, 6), "11x11": (1, 2, 3), "12x12": (1, 2, 3), "13x13": (1, 2, 3),
+             "14x14": (1, 2, 3), "15x15": (3,)}  # fmt: skip
     assert [p.size_label for p in boards] == [
         s for s, k in seeds.items() for _ in range(2 * len(k))
     ]
@@ -265,7 +266,9 @@ def test_the_spread_run_takes_the_between_runs_paths_on_three_boards_per_grade()
         }
         grades = sorted(p.meta["grade"] for p in boards if p.size_label == size)
         assert grades == ["lookahead1"] * len(wanted) + ["lookahead2"] * len(wanted), size
-    assert not {p.name for p in boards} & {p.name for p in get_suite(between.puzzle.name)}
+    others = {p.name for s in ("graded_between", "graded_small", "graded_training")
+              for p in get_suite(s)}  # fmt: skip
+    assert between.puzzle.name == "graded_between" and not {p.name for p in boards} & others
     for key in ("cells", "presolve", "time_limit_s", "repetitions", "frontier", "workers",
                 "max_iterations"):  # fmt: skip
         assert spread[key] == between[key], key
