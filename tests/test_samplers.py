@@ -248,7 +248,7 @@ def test_the_run_between_takes_the_frontier_paths_from_15x15_to_18x18() -> None:
     assert cells == [hubo, face_pt]
 
 
-def test_the_spread_run_takes_the_between_runs_paths_on_three_boards_per_grade() -> None:
+def test_the_spread_run_takes_the_between_runs_paths_on_three_to_six_boards_per_grade() -> None:
     # frontier_graded_spread must measure exactly what frontier_graded_between measured (cells,
     # budget, presolve, seeds, frontier rule), on boards no other run measured or tuned on: three
     # per grade from 10x10 to 14x14 (six at 11x11 and 12x12), and at 15x15 the third board per
