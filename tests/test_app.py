@@ -23,6 +23,7 @@ from slitherbench.run.plan import derive_seed, puzzles_from_config, resolve_cell
 from slitherbench.sources.library import get_suite
 from slitherbench.store.results import load
 
+ROOT = Path(__file__).resolve().parents[1]
 EXPERIMENTS = sorted(p.stem for p in (CONF_DIR / "experiment").glob("*.yaml"))
 DETERMINISTIC = ("cons/exact", "hubo/sa", "qubo/sa")
 
@@ -183,6 +184,33 @@ def test_smoke_run_resume_and_kill(tmp_path: Path) -> None:
     det_a = a[a.cell.isin(DETERMINISTIC)][cols].sort_values("key").reset_index(drop=True)
     det_b = b[b.cell.isin(DETERMINISTIC)][cols].sort_values("key").reset_index(drop=True)
     pd.testing.assert_frame_equal(det_a, det_b)
+
+
+@pytest.mark.slow
+def test_a_run_resumes_from_the_kept_copy_of_its_store(tmp_path: Path) -> None:
+    # A page's own run store is git-ignored; the repository holds its kept copy
+    # (docs/findings/NAME/store). Copied into a fresh results_dir, the kept parts are a store
+    # the same run resumes from, running none of the trials they hold: how a page gains a
+    # sitting on a new checkout (docs/how-to/publish.md).
+    args = ["experiment=smoke", IN_PROCESS_CELLS, "repetitions=1", "progress=false"]
+    first = tmp_path / "first"
+    assert run_cli(*args, f"results_dir={first}").returncode == 0
+    n = len(load(first)[0])
+    kept = tmp_path / "kept"
+    keep = [sys.executable, str(ROOT / "experiments" / "keep_store.py"), str(first), str(kept)]
+    assert subprocess.run(keep, capture_output=True, check=False).returncode == 0
+    again = tmp_path / "again"
+    (again / "parts").mkdir(parents=True)
+    for f in (kept / "parts").glob("*.parquet"):
+        (again / "parts" / f.name).write_bytes(f.read_bytes())
+    r = run_cli(*args, f"results_dir={again}")
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert f"resuming: {n} of {n}" in r.stderr
+    # and a run with one more repetition runs only the new trials beside the kept ones
+    more = run_cli(*args[:-2], "repetitions=2", "progress=false", f"results_dir={again}")
+    assert more.returncode == 0, more.stderr[-2000:]
+    assert f"resuming: {n} of {2 * n}" in more.stderr
+    assert len(load(again)[0]) == 2 * n
 
 
 @pytest.mark.slow
