@@ -108,7 +108,7 @@ def constraint_backends() -> list[str]:
 # ``pytest -n 2 --write-durations``, on 2 cores), and those are marked slow, so
 # ``pytest -m "not slow"`` stays short. The full suite runs them all. A test not in the file
 # (new, or measured under the limit) counts as fast until the file is written again.
-FAST_LIMIT_S = 0.1
+FAST_LIMIT_S = 0.05
 DURATIONS = Path(__file__).with_name("durations.json")
 MEASURED_SLOW: dict[str, float] = json.loads(DURATIONS.read_text()) if DURATIONS.exists() else {}
 CALL_SECONDS: dict[str, float] = {}
