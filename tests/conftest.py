@@ -105,7 +105,8 @@ def constraint_backends() -> list[str]:
 
 # The fast subset is measured, not guessed: tests/durations.json holds every test whose call
 # took more than FAST_LIMIT_S in the last run with ``--write-durations`` (the full suite,
-# ``pytest -n 2 --write-durations``, on 2 cores), and those are marked slow, so
+# ``pytest -n 2 --write-durations``, on 2 cores; a run of part of it keeps the entries of the
+# tests it did not run), and those are marked slow, so
 # ``pytest -m "not slow"`` stays short. The full suite runs them all. A test not in the file
 # (new, or measured under the limit) counts as fast until the file is written again.
 FAST_LIMIT_S = 0.05

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -192,22 +193,21 @@ def test_a_run_resumes_from_the_kept_copy_of_its_store(tmp_path: Path) -> None:
     # (docs/findings/NAME/store). Copied into a fresh results_dir, the kept parts are a store
     # the same run resumes from, running none of the trials they hold: how a page gains a
     # sitting on a new checkout (docs/how-to/publish.md).
-    args = ["experiment=smoke", IN_PROCESS_CELLS, "repetitions=1", "progress=false"]
+    args = ["experiment=smoke", IN_PROCESS_CELLS, "progress=false"]
     first = tmp_path / "first"
-    assert run_cli(*args, f"results_dir={first}").returncode == 0
+    assert run_cli(*args, "repetitions=1", f"results_dir={first}").returncode == 0
     n = len(load(first)[0])
     kept = tmp_path / "kept"
     keep = [sys.executable, str(ROOT / "experiments" / "keep_store.py"), str(first), str(kept)]
-    assert subprocess.run(keep, capture_output=True, check=False).returncode == 0
+    kept_run = subprocess.run(keep, capture_output=True, text=True, check=False)
+    assert kept_run.returncode == 0, kept_run.stderr
     again = tmp_path / "again"
-    (again / "parts").mkdir(parents=True)
-    for f in (kept / "parts").glob("*.parquet"):
-        (again / "parts" / f.name).write_bytes(f.read_bytes())
-    r = run_cli(*args, f"results_dir={again}")
+    shutil.copytree(kept / "parts", again / "parts")
+    r = run_cli(*args, "repetitions=1", f"results_dir={again}")
     assert r.returncode == 0, r.stderr[-2000:]
     assert f"resuming: {n} of {n}" in r.stderr
     # and a run with one more repetition runs only the new trials beside the kept ones
-    more = run_cli(*args[:-2], "repetitions=2", "progress=false", f"results_dir={again}")
+    more = run_cli(*args, "repetitions=2", f"results_dir={again}")
     assert more.returncode == 0, more.stderr[-2000:]
     assert f"resuming: {n} of {2 * n}" in more.stderr
     assert len(load(again)[0]) == 2 * n
@@ -516,7 +516,7 @@ def test_typos_are_one_error_line_and_exit_2(tmp_path: Path, args: list[str], na
 
 @pytest.mark.slow
 def test_the_readme_single_puzzle_command_prints_the_answer(tmp_path: Path) -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (ROOT / "README.md").read_text()
     line = next(ln for ln in readme.splitlines() if "puzzle.text=..33./" in ln)
     args = line.split("#")[0].split()[3:]  # after "python -m slitherbench"
     r = run_cli(*args, f"results_dir={tmp_path}", "progress=false")
