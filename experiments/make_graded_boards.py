@@ -9,9 +9,9 @@ Boards (suite ``lookahead``, ``puzzle=lookahead``): each is
 ``generate_on(board, seed, min_grade=LEVEL)`` (:func:`slitherbench.sources.generate.generate_graded`):
 its grade is LEVEL, the lowest deduction level that solves it without assuming uniqueness.
 Squares 7x7, 10x10, 11x11, 12x12, 13x13, 14x14 and 15x15 at look-ahead 1 and 2 (seeds 1-3;
-10x10, 11x11, 12x12 and 13x13 seeds 4-6 too), 16x16 at both (seeds 1-2), 17x17, 18x18,
-20x20 and 30x30 at both (seed 1), and honeycomb and cairo boards of about 50 and 100 faces at
-both levels (seeds 1-2).
+10x10, 11x11, 12x12 and 13x13 seeds 4-6 too, 11x11 and 12x12 seeds 7-9), 16x16 at both
+(seeds 1-2), 17x17, 18x18, 20x20 and 30x30 at both (seed 1), and honeycomb and cairo boards
+of about 50 and 100 faces at both levels (seeds 1-2).
 Each board's uniqueness is proved again by the exact solver (SAT) and its grade again by the
 engine before it is written, with the seconds it took and its ``made_by`` call; boards
 already in the file are kept (the script resumes).
@@ -43,9 +43,12 @@ BOARDS = [
     *[("square", n, lv, (1, 2, 3)) for n in (7, 10, 11, 12, 13, 14, 15)
       for lv in ("lookahead1", "lookahead2")],
     # 10x10 seeds 4-6: fresh boards at the size whose seeds 2-3 train tuning (graded_training);
-    # 11x11, 12x12 and 13x13 seeds 4-6: six boards per grade where the frontier paths stop
+    # 11x11, 12x12 and 13x13 seeds 4-6: six boards per grade where the frontier paths stop;
     *[("square", n, lv, (4, 5, 6)) for n in (10, 11, 12, 13)
       for lv in ("lookahead1", "lookahead2")],
+    # 11x11 and 12x12 seeds 7-9: nine boards per grade where the two paths' frontiers sit on
+    # the 50 % line
+    *[("square", n, lv, (7, 8, 9)) for n in (11, 12) for lv in ("lookahead1", "lookahead2")],
     *[("square", 16, lv, (1, 2)) for lv in ("lookahead1", "lookahead2")],
     *[("square", n, lv, (1,)) for n in (17, 18, 20, 30) for lv in ("lookahead1", "lookahead2")],
     *[(k, f, lv, (1, 2)) for k in ("honeycomb", "cairo") for f in (50, 100)

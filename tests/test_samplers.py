@@ -248,15 +248,15 @@ def test_the_run_between_takes_the_frontier_paths_from_15x15_to_18x18() -> None:
     assert cells == [hubo, face_pt]
 
 
-def test_the_spread_run_takes_the_between_runs_paths_on_three_to_six_boards_per_grade() -> None:
+def test_the_spread_run_takes_the_between_runs_paths_on_three_to_nine_boards_per_grade() -> None:
     # frontier_graded_spread must measure exactly what frontier_graded_between measured (cells,
     # budget, presolve, seeds, frontier rule), on boards no other run measured or tuned on: three
-    # per grade from 10x10 to 14x14 (six at 11x11, 12x12 and 13x13), and at 15x15 the third
-    # board per grade, smallest first.
+    # per grade from 10x10 to 14x14 (nine at 11x11 and 12x12, six at 13x13), and at 15x15 the
+    # third board per grade, smallest first.
     spread, between = _experiments("frontier_graded_spread", "frontier_graded_between")
     boards = get_suite(spread.puzzle.name)
-    six = (1, 2, 3, 4, 5, 6)
-    seeds = {"10x10": (4, 5, 6), "11x11": six, "12x12": six, "13x13": six,
+    six, nine = (1, 2, 3, 4, 5, 6), tuple(range(1, 10))
+    seeds = {"10x10": (4, 5, 6), "11x11": nine, "12x12": nine, "13x13": six,
              "14x14": (1, 2, 3), "15x15": (3,)}  # fmt: skip
     assert [p.size_label for p in boards] == [
         s for s, k in seeds.items() for _ in range(2 * len(k))

@@ -217,12 +217,13 @@ SUITES: dict[str, Callable[[], list[Puzzle]]] = {
     ],
     # Below that step, three boards per grade: the 10x10 look-ahead squares of seeds 4-6 (seed 1
     # is graded_small's, seeds 2-3 train tuning), the 14x14 ones (seeds 1-3) and the 15x15
-    # seed-3 ones, which graded_between left out; six at 11x11, 12x12 and 13x13 (seeds 1-6),
-    # where the paths stop: how far down the board-to-board spread seen at 15x15 reaches
-    # (experiment=frontier_graded_spread).
+    # seed-3 ones, which graded_between left out; six at 13x13 (seeds 1-6) and nine at 11x11
+    # and 12x12 (seeds 1-9), where the paths stop: how far down the board-to-board spread seen
+    # at 15x15 reaches (experiment=frontier_graded_spread).
     "graded_spread": lambda: [
         *_first_square_graded((10,), seeds=(4, 5, 6)),
-        *_first_square_graded((11, 12, 13), seeds=(1, 2, 3, 4, 5, 6)),
+        *_first_square_graded((11, 12), seeds=tuple(range(1, 10))),
+        *_first_square_graded((13,), seeds=(1, 2, 3, 4, 5, 6)),
         *_first_square_graded((14,), seeds=(1, 2, 3)),
         *_first_square_graded((15,), seeds=(3,)),
     ],
