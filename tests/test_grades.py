@@ -15,7 +15,7 @@ import pytest
 from hydra import compose, initialize_config_dir
 
 from slitherbench.analysis.plots.base import ReportData
-from slitherbench.analysis.plots.by_grade import FigureByGrade, TableByGrade
+from slitherbench.analysis.plots.by_grade import FigureByGrade, TableByGrade, TableGradeTest
 from slitherbench.analysis.report import main as report_main
 from slitherbench.deduction import grade
 from slitherbench.method.record import Trial
@@ -165,6 +165,43 @@ def test_the_grade_table_counts_each_cell_by_grade(tmp_path: Path) -> None:
     csv = pd.read_csv(tmp_path / "table_by_grade.csv")
     la1 = csv[csv.grade == "lookahead1"].iloc[0]
     assert la1.sizes == "7x7..10x10" and la1.boards == 2 and la1.ran == 3
+
+
+def test_neighbouring_grades_are_compared_board_by_board_within_sizes(tmp_path: Path) -> None:
+    def seeds(puzzle: str, n: int, grade: str, solved: int, ran: int) -> list[dict]:
+        return [_trial(puzzle, n, grade, "solved" if i < solved else "timeout", i)
+                for i in range(ran)]  # fmt: skip
+
+    rows = [
+        *seeds("r1", 5, "rules", 3, 3), *seeds("r2", 5, "rules", 2, 3),
+        *seeds("l1", 5, "lookahead1", 1, 3), *seeds("l2", 7, "lookahead1", 3, 3),
+        *seeds("m", 7, "lookahead2", 0, 3),
+        *seeds("b", 9, "beyond", 0, 3),  # no other grade at 9x9: no row for it
+        _trial("x", 5, "", "solved", 1),  # no grade recorded: not compared
+    ]  # fmt: skip
+    data = ReportData(pd.DataFrame(rows), pd.DataFrame(), tmp_path)
+    assert TableGradeTest().applies(data)
+    TableGradeTest().write(data)
+    lines = (tmp_path / "table_grade_test.md").read_text().splitlines()
+    assert lines[0] == "| Form | Backend | Grades | Sizes | Boards | Solved | Difference | p |"
+    # rules vs look-ahead 1 at 5x5 only (l2 is 7x7): r1, r2 against l1, 3 ways to pick the
+    # look-ahead 1 board; picking l1 (5/6 against 1/3) or r1 (3/6 against 3/3) puts the rates
+    # 0.5 apart, picking r2 (4/6 against 2/3) does not: p = 2/3.
+    assert lines[2] == (
+        "| hubo | sa | rules vs lookahead1 | 5x5 | 2 vs 1 | 5/6 vs 1/3 | +0.500 "
+        "| 0.667 (every relabelling) |"
+    )
+    assert lines[3] == (
+        "| hubo | sa | lookahead1 vs lookahead2 | 7x7 | 1 vs 1 | 3/3 vs 0/3 | +1.000 "
+        "| 1 (every relabelling) |"
+    )
+    assert len([line for line in lines if line.startswith("| hubo")]) == 2
+    csv = pd.read_csv(tmp_path / "table_grade_test.csv")
+    assert list(csv.grade_b) == ["lookahead1", "lookahead2"] and csv.exact.all()
+    # One grade per size: nothing to compare, no table.
+    apart = seeds("r1", 5, "rules", 3, 3) + seeds("m", 7, "lookahead2", 0, 3)
+    apart_data = ReportData(pd.DataFrame(apart), pd.DataFrame(), tmp_path)
+    assert not TableGradeTest().applies(apart_data)
 
 
 def test_a_store_whose_boards_were_all_presolved_says_so_and_draws_nothing(tmp_path: Path) -> None:

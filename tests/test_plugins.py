@@ -135,6 +135,7 @@ def test_every_report_item_that_applies_writes_its_files(tmp_path: Path) -> None
         "table_by_faces",
         "success_by_faces",
         "success_by_grade",
+        "table_grade_test",
         "page_table",
         "page_figure",
         "timeouts",

@@ -415,3 +415,79 @@ def test_optimal_cutoff_tts99_tells_fast_from_slow() -> None:
     assert fast[1] <= fast[0] <= fast[2] < slow[1] <= slow[0] <= slow[2]
     est, lo, hi = stats.tts99_optimal_ci([5, math.inf, math.inf, math.inf])
     assert lo <= est and hi == math.inf  # a draw without a solve has no finite TTS
+
+
+def _boards(rows: list[tuple[str, bool, int, int]]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=["stratum", "in_a", "solved", "ran"])
+
+
+def test_the_board_test_equals_scipys_permutation_test_on_one_stratum() -> None:
+    # One stratum: relabelling boards within it is scipy's independent-samples permutation
+    # test with each board's (solved, ran) moving together (encoded as solved + ran*1j).
+    from scipy import stats as sps
+
+    a = [(5, 6), (6, 6), (2, 6), (4, 5)]
+    b = [(1, 6), (0, 6), (3, 6), (0, 4), (2, 6)]
+    boards = _boards([("9x9", True, s, r) for s, r in a] + [("9x9", False, s, r) for s, r in b])
+    res = stats.board_permutation_test(boards)
+
+    def distance(x: np.ndarray, y: np.ndarray, axis: int) -> np.ndarray:  # |pooled A - B|
+        return abs(x.real.sum(axis) / x.imag.sum(axis) - y.real.sum(axis) / y.imag.sum(axis))
+
+    xs, ys = (np.array([s + r * 1j for s, r in g]) for g in (a, b))
+    ref = sps.permutation_test(
+        (xs, ys),
+        distance,
+        permutation_type="independent",
+        vectorized=True,
+        n_resamples=10_000,
+        alternative="greater",
+    )
+    assert res.exact and res.relabellings == math.comb(9, 4) == 126
+    assert res.diff == pytest.approx(17 / 23 - 6 / 28)
+    assert res.p == pytest.approx(ref.pvalue)
+    assert (res.boards_a, res.solved_a, res.ran_a, res.solved_b, res.ran_b) == (4, 17, 23, 6, 28)
+
+
+def test_the_board_test_counts_a_boards_seeds_once_and_compares_within_sizes() -> None:
+    # One board per grade, 20 seeds each, 20/20 against 0/20: Fisher's test on the trials
+    # finds p < 1e-10, but two boards can be labelled only two ways, both as far from 0: p = 1.
+    one_each = stats.board_permutation_test(_boards([("5x5", True, 20, 20), ("5x5", False, 0, 20)]))
+    assert one_each.diff == 1.0 and one_each.p == 1.0 and one_each.relabellings == 2
+    from scipy.stats import fisher_exact
+
+    assert fisher_exact([[20, 0], [0, 20]]).pvalue < 1e-10
+    # Grade A's boards are mostly small, B's mostly large; within each size they solve alike.
+    # Pooled, A solves more (0.75 vs 0.25), but no relabelling within a size changes that: p = 1.
+    confounded = _boards(
+        [("5x5", True, 3, 3)] * 3 + [("5x5", False, 3, 3)]
+        + [("9x9", True, 0, 3)] + [("9x9", False, 0, 3)] * 3
+    )  # fmt: skip
+    res = stats.board_permutation_test(confounded)
+    assert res.diff == pytest.approx(0.5) and res.p == 1.0
+    # Seven sizes of one board per grade, A solving and B not at every size: 2^7 relabellings,
+    # the two extremes as far from 0: p = 2/128 (the smallest this design can give).
+    sizes = [f"{n}x{n}" for n in range(5, 12)]
+    apart = _boards([(s, True, 3, 3) for s in sizes] + [(s, False, 0, 3) for s in sizes])
+    res = stats.board_permutation_test(apart)
+    assert res.exact and res.relabellings == 128 and res.p == pytest.approx(2 / 128)
+    # A size holding one grade only compares nothing: left out.
+    extra = pd.concat([apart, _boards([("20x20", True, 0, 3)])])
+    again = stats.board_permutation_test(extra)
+    assert (again.boards_a, again.p) == (7, res.p)
+    empty = stats.board_permutation_test(_boards([("5x5", True, 1, 1), ("7x7", False, 0, 1)]))
+    assert empty.boards_a == 0 and math.isnan(empty.p)
+
+
+def test_the_board_test_draws_relabellings_where_there_are_too_many_to_list() -> None:
+    # Two sizes of 10 + 10 boards: C(20, 10)^2 = 3.4e10 relabellings, 20,000 drawn, seeded.
+    rows = [(s, True, 4, 4) for s in ("a", "b") for _ in range(10)]
+    rows += [(s, False, k % 2, 4) for s in ("a", "b") for k in range(10)]
+    res = stats.board_permutation_test(_boards(rows))
+    assert not res.exact and res.relabellings == stats.EXACT_PERMUTATIONS
+    # Every A board solves everything, every B board at most 1 in 4: no draw comes as far.
+    assert res.p == pytest.approx(1 / (stats.EXACT_PERMUTATIONS + 1))
+    # Same data, same p; no difference between the groups, p near 1.
+    assert stats.board_permutation_test(_boards(rows)).p == res.p
+    even = [(s, i < 10, i % 3, 3) for s in ("a", "b") for i in range(20)]
+    assert stats.board_permutation_test(_boards(even)).p > 0.5

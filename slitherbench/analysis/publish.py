@@ -28,8 +28,10 @@ from slitherbench.analysis.plots import ReportData, model_sizes
 from slitherbench.analysis.plots.by_faces import FACES_CAPTION, FigureByFaces, faces_grid
 from slitherbench.analysis.plots.by_grade import (
     GRADE_CAPTION,
+    GRADE_TEST_CAPTION,
     FigureByGrade,
     grade_grid,
+    grade_test_grid,
     has_grades,
 )
 from slitherbench.analysis.plots.frontier import FRONTIER_CAPTION, frontier_figure, shared_summary
@@ -300,6 +302,9 @@ def _sections(
     if has_grades(data.trials):  # a store from before grades were recorded has none
         grid, _ = grade_grid(data.sized)
         parts += ["## By difficulty grade", "", render.grid_markdown(grid, GRADE_CAPTION)]
+        tests, _ = grade_test_grid(data.sized)
+        if not tests.empty:  # some cell ran two neighbouring grades on boards of one size
+            parts += [render.grid_markdown(tests, GRADE_TEST_CAPTION)]
     instances = data.trials["puzzle"].nunique()
     if instances > data.trials["size"].nunique() and instances <= PAGE_INSTANCES:
         grid = tables.instance_times(data.trials)

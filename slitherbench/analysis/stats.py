@@ -6,6 +6,8 @@
   and its interval from the Wilson interval of p (TTS is monotone in p);
 * :func:`paired_test` — McNemar's exact test on solved/unsolved pairs, Wilcoxon signed-rank on
   pairs both solved, effect sizes and a one-line verdict;
+* :func:`board_permutation_test` — two groups of boards compared with the board as the unit
+  (its trials move together), labels permuted within strata (board sizes);
 * :func:`performance_profile` — Dolan-Moré: for each cell, the fraction of puzzles on which
   its TTS99 is within a factor r of the best cell's.
 """
@@ -216,6 +218,77 @@ def _verdict(
         else:
             head += f"; no significant time difference on pairs both solved (Wilcoxon p = {wall['p']:.3g})"
     return head
+
+
+EXACT_PERMUTATIONS = 20_000  # enumerate every relabelling up to this many, else draw this many
+
+
+@dataclass
+class BoardPermutationResult:
+    boards_a: int
+    boards_b: int
+    solved_a: int
+    ran_a: int
+    solved_b: int
+    ran_b: int
+    diff: float  # solved rate of group A's trials - group B's
+    p: float  # two-sided
+    relabellings: int  # the relabellings p is over
+    exact: bool  # every relabelling (else a seeded random draw of them)
+
+
+def board_permutation_test(boards: pd.DataFrame, seed: int = 0) -> BoardPermutationResult:
+    """Do the trials on group A's boards solve more often than those on group B's?
+
+    ``boards``: one row per board, columns ``stratum`` (boards are compared only with boards of
+    the same stratum: the board size), ``in_a`` (bool), ``solved`` and ``ran`` (its trials).
+    The statistic is the difference of the two groups' pooled solved rates; its null
+    distribution comes from relabelling boards within each stratum, keeping each stratum's
+    number of A boards, so a board's trials (its seeds) move together: seeds of one board are
+    not independent samples of the group, and a test on trials (Fisher's) would count them as
+    if they were. Every relabelling is enumerated when there are at most
+    ``EXACT_PERMUTATIONS``, else that many are drawn (``seed``: the same data, the same p).
+    Two-sided: the share of relabellings whose difference is at least as far from 0 as the
+    observed one (a draw counts the observed labelling in, (1 + hits) / (1 + draws))."""
+    import itertools
+
+    b = boards[boards["ran"] > 0]
+    groups = [g for _, g in b.groupby("stratum", sort=True) if 0 < g["in_a"].sum() < len(g)]
+    if not groups:
+        nan = math.nan
+        return BoardPermutationResult(0, 0, 0, 0, 0, 0, nan, nan, 0, True)
+    b = pd.concat(groups)
+    solved, ran = b["solved"].to_numpy(float), b["ran"].to_numpy(float)
+    sizes = [(len(g), int(g["in_a"].sum())) for g in groups]
+    count = math.prod(math.comb(n, k) for n, k in sizes)
+    exact = count <= EXACT_PERMUTATIONS
+    if exact:  # every choice of A boards in every stratum
+        per_stratum = []
+        for n, k in sizes:
+            rows = np.zeros((math.comb(n, k), n), dtype=bool)
+            for i, chosen in enumerate(itertools.combinations(range(n), k)):
+                rows[i, list(chosen)] = True
+            per_stratum.append(rows)
+        labels = np.array([np.concatenate(c) for c in itertools.product(*per_stratum)])
+    else:
+        rng = np.random.default_rng(seed)
+        parts = []
+        for n, k in sizes:  # a random permutation of each stratum's labels per draw
+            base = np.arange(n) < k
+            parts.append(rng.permuted(np.tile(base, (EXACT_PERMUTATIONS, 1)), axis=1))
+        labels = np.concatenate(parts, axis=1)
+    in_a = b["in_a"].to_numpy(bool)
+
+    def diff(lab: np.ndarray) -> np.ndarray:
+        return (lab @ solved) / (lab @ ran) - ((~lab) @ solved) / ((~lab) @ ran)
+
+    observed = float(diff(in_a[None, :])[0])
+    hits = int((np.abs(diff(labels)) >= abs(observed) - 1e-12).sum())
+    p = hits / len(labels) if exact else (1 + hits) / (1 + len(labels))
+    return BoardPermutationResult(
+        int(in_a.sum()), int((~in_a).sum()), int(solved[in_a].sum()), int(ran[in_a].sum()),
+        int(solved[~in_a].sum()), int(ran[~in_a].sum()), observed, float(p), len(labels), exact,
+    )  # fmt: skip
 
 
 def performance_profile(tts: pd.DataFrame) -> pd.DataFrame:

@@ -5,10 +5,15 @@ solves the board without assuming uniqueness, :mod:`slitherbench.sources.grades`
 Board sizes are pooled within a grade (grades and sizes go together: the per-size table has
 each size). Trials stored before grades were recorded have no grade: the table says "no
 grades recorded" when none has one and counts them under ``not recorded`` otherwise; the
-figure is drawn only where some trial has a grade."""
+figure is drawn only where some trial has a grade.
+
+Whether a harder grade costs a cell solves is a test on boards, not on trials
+(:func:`grade_tests`): a board's seeds share its difficulty, so they are not independent
+samples of its grade, and boards are compared only with boards of their own size."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import matplotlib.pyplot as plt
@@ -97,6 +102,86 @@ def grade_grid(trials: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         text=counts + ", " + rows.iterations_median.map(_iterations_text),
     )
     return cell_grid(text, "head"), rows
+
+
+def grade_tests(trials: pd.DataFrame) -> pd.DataFrame:
+    """Per cell and each two neighbouring grades it ran (rules vs look-ahead 1, look-ahead 1 vs
+    2, ...): the boards of the two grades on the sizes that hold both, their trials' solved
+    rates and :func:`stats.board_permutation_test`'s two-sided p (board as the unit, grade
+    labels permuted among boards of one size). A pair with no size in common has no row."""
+    t = ran_only(graded(trials))
+    t = t[t["grade"] != NOT_RECORDED]
+    rows = []
+    for (form, backend), cell in t.groupby(["form_variant", "backend"], sort=False):
+        present = sorted(set(cell["grade"]), key=_grade_rank)
+        for a, b in itertools.pairwise(present):
+            pair = cell[cell["grade"].isin([a, b])]
+            boards = pair.groupby("puzzle", sort=True).agg(
+                stratum=("size", "first"), grade=("grade", "first"),
+                solved=("status", lambda s: int((s == "solved").sum())), ran=("status", "size"),
+            )  # fmt: skip
+            both = boards.groupby("stratum")["grade"].transform("nunique") == 2
+            if not both.any():
+                continue
+            res = stats.board_permutation_test(boards.assign(in_a=boards["grade"] == a))
+            shared = pair[pair["puzzle"].isin(boards.index[both])]
+            rows.append(
+                {"form_variant": form, "backend": backend, "grade_a": a, "grade_b": b,
+                 "sizes": _size_span(shared), "boards_a": res.boards_a, "boards_b": res.boards_b,
+                 "solved_a": res.solved_a, "ran_a": res.ran_a, "solved_b": res.solved_b,
+                 "ran_b": res.ran_b, "rate_a": res.solved_a / res.ran_a,
+                 "rate_b": res.solved_b / res.ran_b, "diff": res.diff, "p": res.p,
+                 "relabellings": res.relabellings, "exact": res.exact}
+            )  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+GRADE_TEST_CAPTION = (
+    "Per formulation x backend and each two neighbouring grades it ran, on the board sizes "
+    "that hold boards of both: boards and solved/ran per grade, the difference of the solved "
+    "rates, and the two-sided p of a permutation test with the board as the unit (a board's "
+    "trials move together; grade labels are permuted only among boards of one size; every "
+    f"relabelling, or {stats.EXACT_PERMUTATIONS:,} seeded draws where there are more). A "
+    "board's seeds are not independent samples of its grade: a test on trials would count "
+    "them as if they were. With one board per grade at each of k sizes there are 2^k "
+    "relabellings, so p cannot fall below 2/2^k however large the difference."
+)
+
+
+def grade_test_grid(trials: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The table of :func:`grade_tests` as text, and its rows."""
+    rows = grade_tests(trials)
+    if rows.empty:
+        return rows, rows
+    relabel = [
+        "every relabelling" if r.exact else f"{r.relabellings:,} draws" for r in rows.itertuples()
+    ]
+    grid = pd.DataFrame({
+        "Form": rows.form_variant, "Backend": rows.backend,
+        "Grades": rows.grade_a + " vs " + rows.grade_b, "Sizes": rows.sizes,
+        "Boards": rows.boards_a.astype(str) + " vs " + rows.boards_b.astype(str),
+        "Solved": [f"{r.solved_a}/{r.ran_a} vs {r.solved_b}/{r.ran_b}" for r in rows.itertuples()],
+        "Difference": rows["diff"].map(lambda d: f"{d:+.3f}"),
+        "p": [f"{p:.3g} ({how})" for p, how in zip(rows.p, relabel, strict=True)],
+    })  # fmt: skip
+    return grid, rows
+
+
+class TableGradeTest(ReportItem):
+    """``table_grade_test``: does a harder grade cost each cell solves? Neighbouring grades
+    compared with the board as the unit, within board sizes (:func:`grade_tests`); only where
+    some cell ran two grades on boards of one size."""
+
+    name = "table_grade_test"
+    kind = "table"
+    order = 33
+
+    def applies(self, data: ReportData) -> bool:
+        return has_grades(data.trials) and not grade_tests(data.sized).empty
+
+    def write(self, data: ReportData) -> list[Path]:
+        grid, rows = grade_test_grid(data.sized)
+        return write_grid(grid, rows, data.out, self.name, f"{GRADE_TEST_CAPTION} {data.note}")
 
 
 class TableByGrade(ReportItem):
