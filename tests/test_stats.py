@@ -93,8 +93,11 @@ def test_performance_profile_ratios() -> None:
     assert r.loc["p2", "a"] == 2 and r.loc["p3", "a"] == math.inf and r.loc["p3", "b"] == 1
 
 
-def _store(root: Path, outcomes: dict[str, list[str]], time_limit: float = 10.0) -> ResultStore:
-    """Cells -> per-seed statuses on one puzzle; wall time grows with the seed."""
+def _store(
+    root: Path, outcomes: dict[str, list[str]], time_limit: float = 10.0, graded: bool = False
+) -> ResultStore:
+    """Cells -> per-seed statuses on one puzzle; wall time grows with the seed. ``graded``:
+    even seeds on a look-ahead 1 board, odd seeds on a look-ahead 2 board of the same size."""
     store = ResultStore(root)
     for cell, statuses in outcomes.items():
         form, backend = cell.split("/")
@@ -105,7 +108,8 @@ def _store(root: Path, outcomes: dict[str, list[str]], time_limit: float = 10.0)
                 experiment="syn",
                 config_hash=cell,
                 cell=cell,
-                puzzle="p",
+                puzzle="q" if graded and seed % 2 else "p",
+                grade=("lookahead2" if seed % 2 else "lookahead1") if graded else "",
                 rows=5,
                 cols=5,
                 puzzle_rows="/".join(["....."] * 5),
@@ -177,6 +181,7 @@ def test_every_generated_latex_table_compiles(tmp_path: Path) -> None:
             "qubo/open_jij": ["solved"] * 6,
             "cons/exact": ["skipped"] * 6,
         },
+        graded=True,  # two grades on one size: the grade test's table too
     )
     manifest = build_report(store.trials(), store.iterations(), tmp_path / "rep")
     texs = sorted((tmp_path / "rep").glob("*.tex"))
@@ -184,7 +189,8 @@ def test_every_generated_latex_table_compiles(tmp_path: Path) -> None:
     # here without editing this test); the summary tables and the grids are among them.
     assert [t.name for t in texs] == sorted(f for f in manifest["files"] if f.endswith(".tex"))
     names = {t.stem for t in texs}
-    assert {"table_by_puzzle", "table_by_form_backend", "solved_within"} <= names, names
+    assert {"table_by_puzzle", "table_by_form_backend", "solved_within", "table_by_grade",
+            "table_grade_test"} <= names, names  # fmt: skip
     for tex in texs:
         doc = tmp_path / f"doc-{tex.stem}.tex"
         doc.write_text(

@@ -172,6 +172,7 @@ def tex_escape(s: str) -> str:
         ("]", "{]}"),
         ("∞", r"$\infty$"),
         ("–", "--"),
+        ("^", r"\textasciicircum{}"),  # a caption's 2^k
     ):
         s = s.replace(a, b)
     return s
