@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from slitherbench.analysis import render, tables
+from slitherbench.analysis import render, stats, tables
 from slitherbench.analysis.plots import ReportData
 from slitherbench.analysis.plots.survey_layout import SURVEY_CAPTION
 from slitherbench.analysis.publish import PAGE_INSTANCES, _sections
@@ -617,3 +617,45 @@ def test_the_last_round_figure_draws_each_cells_trials_out_of_time(tmp_path: Pat
     lost = trials.assign(iterations=5)  # every trial out of time lost solves
     assert not LastRoundFigure().applies(ReportData(lost, its, tmp_path))
     assert module.last_round_figure(lost, its, tmp_path / "none") == []
+
+
+def test_the_frontier_board_by_board_draws_boards_not_trials() -> None:
+    """Nine boards of one size, three seeds each: six boards solve every seed, three none.
+    Over trials the rate is 18/27 with a Wilson interval of 0.48-0.81; boards drawn together
+    (the only variation is which boards come) give an interval no narrower, and the boards
+    held are counted board by board. One board alone at another size, or three, have no
+    interval."""
+
+    def trial(board: str, size: int, status: str, k: int) -> dict:
+        return {"form_variant": "hubo", "backend": "sa", "rows": size, "cols": size,
+                "puzzle": board, "status": status, "iterations": 1, "wall_s": 1.0,
+                "time_limit_s": 20.0, "key": f"{board}-{k}"}  # fmt: skip
+
+    rows = [trial(f"b{i}", 9, "solved" if i < 6 else "timeout", k) for i in range(9)
+            for k in range(3)]  # fmt: skip
+    rows += [trial("one", 5, "solved", k) for k in range(3)]
+    summary = tables.frontier_summary(pd.DataFrame(rows))
+    at9 = summary[summary["size"] == "9x9"].iloc[0]
+    assert (at9.boards, at9.boards_held, at9.reach) == (9, 6, pytest.approx(2 / 3))
+    wilson_lo, wilson_hi = stats.wilson(18, 27)
+    assert at9.reach_lo <= wilson_lo and at9.reach_hi >= wilson_hi
+    # the bootstrap's own bounds: the share of solving boards among 9 drawn, its 2.5 and
+    # 97.5 percentiles of Binomial(9, 2/3) / 9 (each draw's rate is k/9)
+    from scipy.stats import binom
+
+    assert at9.reach_lo == pytest.approx(binom.ppf(0.025, 9, 2 / 3) / 9, abs=1 / 9)
+    assert at9.reach_hi == pytest.approx(binom.ppf(0.975, 9, 2 / 3) / 9, abs=1 / 9)
+    grid = tables.frontier_board_grid(summary).iloc[0]
+    assert grid["5x5"] == "1 board"
+    assert grid["9x9"] == f"6 of 9 boards [{at9.reach_lo:.3g}, {at9.reach_hi:.3g}]"
+    # three boards: counted, but too few to resample (two 1/5 boards would give [0.2, 0.2])
+    few = pd.DataFrame([r for r in rows if r["puzzle"] in ("b0", "b1", "b8", "one")])
+    assert tables.frontier_board_grid(tables.frontier_summary(few)).iloc[0]["9x9"] == (
+        "2 of 3 boards"
+    )
+    # the same trials with one board per size: nothing board by board to show
+    one_each = pd.DataFrame([{**r, "puzzle": str(r["rows"])} for r in rows])
+    assert tables.frontier_board_grid(tables.frontier_summary(one_each)).empty
+    # the same interval from the same trials (seeded)
+    again = tables.frontier_summary(pd.DataFrame(rows))
+    assert (again.reach_lo.iloc[-1], again.reach_hi.iloc[-1]) == (at9.reach_lo, at9.reach_hi)

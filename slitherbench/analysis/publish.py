@@ -34,7 +34,12 @@ from slitherbench.analysis.plots.by_grade import (
     grade_test_grid,
     has_grades,
 )
-from slitherbench.analysis.plots.frontier import FRONTIER_CAPTION, frontier_figure, shared_summary
+from slitherbench.analysis.plots.frontier import (
+    FRONTIER_BOARDS_CAPTION,
+    FRONTIER_CAPTION,
+    frontier_figure,
+    shared_summary,
+)
 from slitherbench.analysis.plots.model_sizes import ModelGrowthFigure, ModelSizeTable
 from slitherbench.analysis.plots.survey_layout import survey_caption
 from slitherbench.analysis.plots.time_to_solution import WITHIN_CAPTION, SolvedWithin, within_grid
@@ -323,6 +328,9 @@ def _sections(
     elif not (frontier := _frontier(data)).empty:
         grid = tables.frontier_grid(frontier)
         parts += ["## The frontier", "", render.grid_markdown(grid, FRONTIER_CAPTION)]
+        boards = tables.frontier_board_grid(frontier)
+        if not boards.empty:  # several boards of one size: the frontier board by board too
+            parts += [render.grid_markdown(boards, FRONTIER_BOARDS_CAPTION)]
     if ModelSizeTable().applies(data):
         grid = model_sizes.size_grid(model_sizes.shared_size_summary(data))
         parts += ["## Model sizes", "", render.grid_markdown(grid, model_sizes.CAPTION)]

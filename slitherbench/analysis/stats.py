@@ -6,6 +6,8 @@
   and its interval from the Wilson interval of p (TTS is monotone in p);
 * :func:`paired_test` — McNemar's exact test on solved/unsolved pairs, Wilcoxon signed-rank on
   pairs both solved, effect sizes and a one-line verdict;
+* :func:`board_bootstrap` — a pooled solved rate's 95% interval with the board as the unit
+  (percentile bootstrap over boards);
 * :func:`board_permutation_test` — two groups of boards compared with the board as the unit
   (its trials move together), labels permuted within strata (board sizes);
 * :func:`performance_profile` — Dolan-Moré: for each cell, the fraction of puzzles on which
@@ -218,6 +220,33 @@ def _verdict(
         else:
             head += f"; no significant time difference on pairs both solved (Wilcoxon p = {wall['p']:.3g})"
     return head
+
+
+BOOTSTRAP_DRAWS = 10_000
+# Fewer boards give no interval: resampling 2-5 boards has so few distinct outcomes that the
+# percentiles understate the spread (two boards of 1/5 each give [0.2, 0.2]).
+BOOTSTRAP_MIN_BOARDS = 6
+
+
+def board_bootstrap(
+    solved: Sequence[int], ran: Sequence[int], alpha: float = ALPHA, seed: int = 0
+) -> tuple[float, float]:
+    """The 95% interval of the pooled solved rate sum(solved) / sum(ran) over boards, each
+    board's trials (its seeds) drawn together: ``BOOTSTRAP_DRAWS`` resamples of the boards
+    with replacement, seeded (the same boards, the same interval), percentile bounds. Where
+    boards differ it is wider than the Wilson interval of the pooled trials: it counts what
+    drawing other boards of the same kind would change. (nan, nan) below
+    ``BOOTSTRAP_MIN_BOARDS`` boards."""
+    s, r = np.asarray(solved, dtype=float), np.asarray(ran, dtype=float)
+    keep = r > 0
+    s, r = s[keep], r[keep]
+    if len(s) < BOOTSTRAP_MIN_BOARDS:
+        return math.nan, math.nan
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, len(s), size=(BOOTSTRAP_DRAWS, len(s)))
+    rates = s[idx].sum(axis=1) / r[idx].sum(axis=1)
+    lo, hi = np.quantile(rates, [alpha / 2, 1 - alpha / 2], method="inverted_cdf")
+    return float(lo), float(hi)
 
 
 EXACT_PERMUTATIONS = 20_000  # enumerate every relabelling up to this many, else draw this many

@@ -337,11 +337,26 @@ def stopped_midway(trials: pd.DataFrame) -> pd.Series:
     return (trials["status"] == "skipped") & (its.fillna(0) > 0)
 
 
+def _board_reach(trials: pd.DataFrame, threshold: float) -> dict[str, float | int]:
+    """One cell's trials at one size, board by board: how many boards, how many reach
+    ``threshold`` on their own, and the pooled reach's board-bootstrap interval (a trial that
+    stopped counts as not solved, as in the reach). Rows without a ``puzzle`` are one board."""
+    board = trials["puzzle"] if "puzzle" in trials else pd.Series("", index=trials.index)
+    per = trials.groupby(board.rename("board"), sort=True)["status"].agg(
+        solved=lambda s: int((s == "solved").sum()), ran="size"
+    )
+    lo, hi = stats.board_bootstrap(per["solved"], per["ran"])
+    held = int((per["solved"] >= threshold * per["ran"]).sum())
+    return {"boards": len(per), "boards_held": held, "reach_lo": lo, "reach_hi": hi}
+
+
 def frontier_summary(trials: pd.DataFrame, threshold: float = 0.5) -> pd.DataFrame:
     """Per cell (form x backend) and board size: solved/ran, success with its Wilson interval,
     TTS99; ``stopped``: trials skipped after they ran (:func:`stopped_midway`); ``reach``:
     solved over the trials that ran or stopped; ``frontier`` marks the cell's largest size
-    with ``reach`` >= ``threshold``."""
+    with ``reach`` >= ``threshold``. With the board as the unit: ``boards``, ``boards_held``
+    (boards whose own reach is >= ``threshold``) and ``reach_lo``/``reach_hi``, the reach's
+    95% interval by :func:`stats.board_bootstrap` (NaN for one board)."""
     stopped = trials[stopped_midway(trials)]
     t = with_size(pd.concat([ran_only(trials), stopped]))
     sizes = t.drop_duplicates("size").sort_values("cells")["size"].tolist()
@@ -353,7 +368,8 @@ def frontier_summary(trials: pd.DataFrame, threshold: float = 0.5) -> pd.DataFra
                 continue
             rows.append({"form_variant": form, "backend": backend, "size": size,
                          "cells": int(g["cells"].iloc[0]), **_success(ran_only(g)),
-                         "stopped": int((g["status"] == "skipped").sum())})  # fmt: skip
+                         "stopped": int((g["status"] == "skipped").sum()),
+                         **_board_reach(g, threshold)})  # fmt: skip
     out = pd.DataFrame(rows)
     if out.empty:
         return out
@@ -414,6 +430,32 @@ def frontier_grid(summary: pd.DataFrame) -> pd.DataFrame:
         rows.append({"form / backend": f"{form} / {backend}",
                      **{s: by.get(s, "-") for s in sizes},
                      "frontier": best.iloc[0] if len(best) else "none"})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def frontier_board_grid(summary: pd.DataFrame) -> pd.DataFrame:
+    """The frontier board by board, where some cell ran several boards of one size (else
+    empty): per cell and size "h of b boards [lo, hi]", h boards solved in at least half of
+    their own trials, and the solved share's board-bootstrap interval where there are enough
+    boards for one (:data:`stats.BOOTSTRAP_MIN_BOARDS`); "1 board" alone; "-" not run."""
+    if summary.empty or not (summary["boards"] >= 2).any():
+        return pd.DataFrame()
+    sizes = summary.drop_duplicates("size").sort_values("cells")["size"].tolist()
+
+    def text(r: pd.Series) -> str:
+        if r["boards"] < 2:
+            return "1 board"
+        if r["reach_lo"] != r["reach_lo"]:  # too few boards for an interval
+            return f"{r['boards_held']} of {r['boards']} boards"
+        return (
+            f"{r['boards_held']} of {r['boards']} boards [{r['reach_lo']:.3g}, {r['reach_hi']:.3g}]"
+        )
+
+    rows = []
+    for (form, backend), d in summary.groupby(CELL_KEYS, sort=False):
+        by = {r["size"]: text(r) for _, r in d.iterrows()}
+        rows.append({"form / backend": f"{form} / {backend}",
+                     **{s: by.get(s, "-") for s in sizes}})  # fmt: skip
     return pd.DataFrame(rows)
 
 

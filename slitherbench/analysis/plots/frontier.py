@@ -9,7 +9,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from slitherbench.analysis import tables
+from slitherbench.analysis import stats, tables
 from slitherbench.analysis.plots.base import ReportData, ReportItem, write_grid
 from slitherbench.analysis.plots.style import provenance_note, save_figure
 
@@ -19,6 +19,16 @@ FRONTIER_CAPTION = (
     "at a licence limit; 'k/n, m stopped': m more trials ran and then stopped when a cut grew "
     "the model past such a limit); frontier = the largest size solved in at least half of "
     "its trials, a stopped trial counted as not solved."
+)
+
+FRONTIER_BOARDS_CAPTION = (
+    "The frontier with the board as the unit, where a cell ran several boards of one size: "
+    "the boards it solved in at least half of their own trials, of the boards it ran, and "
+    "the 95% interval of its solved share by a percentile bootstrap over boards "
+    f"({stats.BOOTSTRAP_DRAWS:,} seeded draws, a board's trials drawn together; given from "
+    f"{stats.BOOTSTRAP_MIN_BOARDS} boards up, as resampling fewer understates the spread). A "
+    "board's seeds share its difficulty, so where boards differ this interval is wider than "
+    "the Wilson interval over trials: it says what other boards of the same kind would give."
 )
 
 
@@ -72,7 +82,12 @@ class FrontierTable(_OverSizes):
     def write(self, data: ReportData) -> list[Path]:
         summary = shared_summary(data)
         grid = tables.frontier_grid(summary)
-        return write_grid(grid, summary, data.out, "frontier", FRONTIER_CAPTION)
+        files = write_grid(grid, summary, data.out, "frontier", FRONTIER_CAPTION)
+        boards = tables.frontier_board_grid(summary)
+        if not boards.empty:  # several boards of one size: the frontier board by board too
+            files += write_grid(boards, summary, data.out, "frontier_boards",
+                                FRONTIER_BOARDS_CAPTION)  # fmt: skip
+        return files
 
 
 class FrontierFigure(_OverSizes):
