@@ -128,14 +128,17 @@ def test_every_report_item_that_applies_writes_its_files(tmp_path: Path) -> None
             files = item.write(data)
             assert files and all(f.parent == tmp_path and f.stat().st_size > 0 for f in files)
             wrote[name] = files
-    # The store has one board kind, not the page's board, no grades (it predates them) and no
-    # trial out of time: those items stay out (the grade table says "no grades recorded").
+    # The store has one board kind, not the page's board, no grades (it predates them), too
+    # few boards per cell to fit over and no trial out of time: those items stay out (the
+    # grade table says "no grades recorded").
     assert set(plots.report_items()) - set(wrote) == {
         "table_by_board",
         "table_by_faces",
         "success_by_faces",
         "success_by_grade",
         "table_grade_test",
+        "table_by_variables",
+        "solved_by_variables",
         "page_table",
         "page_figure",
         "timeouts",

@@ -34,6 +34,13 @@ from slitherbench.analysis.plots.by_grade import (
     grade_test_grid,
     has_grades,
 )
+from slitherbench.analysis.plots.by_variables import CAPTION as VARIABLES_CAPTION
+from slitherbench.analysis.plots.by_variables import (
+    FigureByVariables,
+    TableByVariables,
+    half_grid,
+    half_points,
+)
 from slitherbench.analysis.plots.frontier import (
     FRONTIER_BOARDS_CAPTION,
     FRONTIER_CAPTION,
@@ -234,6 +241,8 @@ def _figures(data: ReportData) -> list[Path]:
         files += ModelGrowthFigure().write(data)
     if FigureByGrade().applies(data):
         files += FigureByGrade().write(data)
+    if FigureByVariables().applies(data):
+        files += FigureByVariables().write(data)
     if LastRoundFigure().applies(data):
         files += LastRoundFigure().write(data)
     for f in files:  # the site shows PNGs; the report directory keeps the PDFs
@@ -310,6 +319,10 @@ def _sections(
         tests, _ = grade_test_grid(data.sized)
         if not tests.empty:  # some cell ran two neighbouring grades on boards of one size
             parts += [render.grid_markdown(tests, GRADE_TEST_CAPTION)]
+    if TableByVariables().applies(data):  # several boards per cell with their model sizes
+        grid = half_grid(half_points(data.sized))
+        parts += ["## Solved against the variables left", "",
+                  render.grid_markdown(grid, VARIABLES_CAPTION)]  # fmt: skip
     instances = data.trials["puzzle"].nunique()
     if instances > data.trials["size"].nunique() and instances <= PAGE_INSTANCES:
         grid = tables.instance_times(data.trials)
