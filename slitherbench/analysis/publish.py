@@ -298,6 +298,24 @@ def cell_totals(trials: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
+def _board_sections(data: ReportData) -> list[str]:
+    """The sections about the boards: by difficulty grade, with the grade test where some
+    cell ran two neighbouring grades on boards of one size, and solved against the variables
+    left where a cell ran enough boards with their model sizes."""
+    parts: list[str] = []
+    if has_grades(data.trials):  # a store from before grades were recorded has none
+        grid, _ = grade_grid(data.sized)
+        parts += ["## By difficulty grade", "", render.grid_markdown(grid, GRADE_CAPTION)]
+        tests, _ = grade_test_grid(data.sized)
+        if not tests.empty:
+            parts += [render.grid_markdown(tests, GRADE_TEST_CAPTION)]
+    if TableByVariables().applies(data):
+        grid = half_grid(half_points(data.sized))
+        parts += ["## Solved against the variables left", "",
+                  render.grid_markdown(grid, VARIABLES_CAPTION)]  # fmt: skip
+    return parts
+
+
 def _sections(
     data: ReportData,
     raw: pd.DataFrame,
@@ -313,16 +331,7 @@ def _sections(
     if data.trials["size"].nunique() > 1:
         totals = render.grid_markdown(cell_totals(data.trials), TOTALS_CAPTION)
         parts += ["## Solved per cell, every size", "", totals]
-    if has_grades(data.trials):  # a store from before grades were recorded has none
-        grid, _ = grade_grid(data.sized)
-        parts += ["## By difficulty grade", "", render.grid_markdown(grid, GRADE_CAPTION)]
-        tests, _ = grade_test_grid(data.sized)
-        if not tests.empty:  # some cell ran two neighbouring grades on boards of one size
-            parts += [render.grid_markdown(tests, GRADE_TEST_CAPTION)]
-    if TableByVariables().applies(data):  # several boards per cell with their model sizes
-        grid = half_grid(half_points(data.sized))
-        parts += ["## Solved against the variables left", "",
-                  render.grid_markdown(grid, VARIABLES_CAPTION)]  # fmt: skip
+    parts += _board_sections(data)
     instances = data.trials["puzzle"].nunique()
     if instances > data.trials["size"].nunique() and instances <= PAGE_INSTANCES:
         grid = tables.instance_times(data.trials)
