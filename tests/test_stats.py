@@ -497,3 +497,21 @@ def test_the_board_test_draws_relabellings_where_there_are_too_many_to_list() ->
     assert stats.board_permutation_test(_boards(rows)).p == res.p
     even = [(s, i < 10, i % 3, 3) for s in ("a", "b") for i in range(20)]
     assert stats.board_permutation_test(_boards(even)).p > 0.5
+
+
+def test_the_board_sign_test_takes_each_board_once() -> None:
+    # Three boards that differ, all for A: 2^3 sign flips, the two extremes as far from 0.
+    assert stats.board_sign_test([0.5, 0.8, 0.0, 0.7]) == pytest.approx(2 / 8)
+    assert stats.board_sign_test([0.5, -0.5]) == 1.0
+    assert stats.board_sign_test([0.0, 0.0]) == 1.0
+    # Twenty boards, all for A: 2^20 flips, 20,000 seeded draws; none as far from 0.
+    many = stats.board_sign_test([0.1] * 20)
+    assert many < 0.001 and many == stats.board_sign_test([0.1] * 20)
+    # One board, 20 seeds all for A: McNemar on 20 pairs gives p < 1e-5, the board test 1.
+    pairs = pd.DataFrame({"puzzle": "p", "solved_a": [True] * 20, "solved_b": [False] * 20,
+                          "wall_s_a": 1.0, "wall_s_b": 1.0, "iterations_a": 1,
+                          "iterations_b": 1})  # fmt: skip
+    r = stats.paired_test(pairs, "A", "B")
+    assert r.mcnemar_p < 1e-5 and (r.boards, r.boards_a, r.boards_b, r.board_p) == (1, 1, 0, 1.0)
+    assert r.verdict.endswith("board by board, A solves more on 1 and B on 0 of 1 boards "
+                              "(sign-flip p = 1)")  # fmt: skip

@@ -261,11 +261,15 @@ def to_markdown(results: list[tuple[str, stats.PairedResult]], note: str = "") -
     lines = [
         f"Paired comparison {results[0][1].a} (A) vs {results[0][1].b} (B) on the same puzzle "
         f"and seed. McNemar's exact test on solved/unsolved pairs; Wilcoxon signed-rank on wall "
-        f"time and iterations over pairs both solved (rank-biserial r; median A - B). {note}",
+        f"time and iterations over pairs both solved (rank-biserial r; median A - B). Boards: "
+        f"with the board as the unit (its pairs pooled), the boards where A solved more and "
+        f"where B did, and the sign-flip test's p over them (a board's seeds are one sample: "
+        f"McNemar's p counts them as independent pairs). {note}",
         "",
         "| pairs | n | A only | B only | both | neither | A - B success [95% CI] | McNemar p "
-        "| wall: median A-B (s), r, p | iterations: median A-B, r, p |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| wall: median A-B (s), r, p | iterations: median A-B, r, p | boards: A > B, B > A, "
+        "of n; sign-flip p |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for label, r in results:
         w, i = r.wilcoxon["wall_s"], r.wilcoxon["iterations"]
@@ -274,7 +278,8 @@ def to_markdown(results: list[tuple[str, stats.PairedResult]], note: str = "") -
             f"| {label} | {r.pairs} | {r.a_only} | {r.b_only} | {r.both} | {r.neither} | "
             f"{r.rate_diff:.2f} [{lo:.2f}, {hi:.2f}] | {_fmt_p(r.mcnemar_p)} | "
             f"{w['median_diff']:.3g}, {w.get('rank_biserial', math.nan):.2f}, {_fmt_p(w.get('p', math.nan))} | "
-            f"{i['median_diff']:.3g}, {i.get('rank_biserial', math.nan):.2f}, {_fmt_p(i.get('p', math.nan))} |"
+            f"{i['median_diff']:.3g}, {i.get('rank_biserial', math.nan):.2f}, {_fmt_p(i.get('p', math.nan))} | "
+            f"{r.boards_a}, {r.boards_b}, of {r.boards}; {_fmt_p(r.board_p)} |"
         )
     lines += ["", *[f"- {label}: {r.verdict}" for label, r in results]]
     return "\n".join(lines) + "\n"

@@ -140,6 +140,12 @@ class PairedResult:
     rate_diff_ci: tuple[float, float]
     wilcoxon: dict[str, dict[str, float]]  # measure -> {n, median_diff, p, rank_biserial}
     verdict: str
+    # board by board (pairs of one puzzle pooled): boards, those where A solved more, where B
+    # did, and the sign-flip p (:func:`board_sign_test`); nan where pairs name no puzzle
+    boards: int = 0
+    boards_a: int = 0
+    boards_b: int = 0
+    board_p: float = math.nan
 
 
 def _rate_diff_ci(a_only: int, b_only: int, n: int) -> tuple[float, float]:
@@ -186,6 +192,14 @@ def paired_test(
         m: _wilcoxon(ok[f"{m}_a"].to_numpy(float), ok[f"{m}_b"].to_numpy(float)) for m in measures
     }
     diff = (a_only - b_only) / n if n else math.nan
+    boards = _board_fields(pairs.assign(solved_a=sa.astype(float), solved_b=sb.astype(float)))
+    verdict = _verdict(a, b, n, float(p), a_only, b_only, tests)
+    if boards.get("boards"):
+        verdict += (
+            f"; board by board, {a} solves more on {boards['boards_a']} and {b} on "
+            f"{boards['boards_b']} of {boards['boards']} boards (sign-flip p = "
+            f"{boards['board_p']:.3g})"
+        )
     return PairedResult(
         a,
         b,
@@ -198,8 +212,39 @@ def paired_test(
         diff,
         _rate_diff_ci(a_only, b_only, n),
         tests,
-        _verdict(a, b, n, float(p), a_only, b_only, tests),
+        verdict,
+        **boards,  # type: ignore[arg-type]
     )
+
+
+def board_sign_test(diffs: Sequence[float], seed: int = 0) -> float:
+    """Two-sided p that per-board differences (A's solved share minus B's on one board) are
+    centred on 0, the board as the unit: every flip of the signs of the boards that differ
+    (2^k for k such boards, up to ``EXACT_PERMUTATIONS``; else that many seeded draws), the
+    share whose summed difference is at least as far from 0 as the observed one. With k
+    boards that differ, p cannot fall below 2/2^k: a board's seeds are one sample, not many."""
+    import itertools
+
+    d = np.asarray([v for v in diffs if v == v and v != 0], dtype=float)
+    if len(d) == 0:
+        return 1.0
+    observed = abs(d.sum())
+    if 2 ** len(d) <= EXACT_PERMUTATIONS:
+        signs = np.array(list(itertools.product((1.0, -1.0), repeat=len(d))))
+        return float((np.abs(signs @ d) >= observed - 1e-12).mean())
+    rng = np.random.default_rng(seed)
+    signs = rng.choice((1.0, -1.0), size=(EXACT_PERMUTATIONS, len(d)))
+    hits = int((np.abs(signs @ d) >= observed - 1e-12).sum())
+    return (1 + hits) / (1 + EXACT_PERMUTATIONS)
+
+
+def _board_fields(pairs: pd.DataFrame) -> dict[str, float | int]:
+    if "puzzle" not in pairs or pairs.empty:
+        return {}
+    per = pairs.groupby("puzzle")[["solved_a", "solved_b"]].mean()
+    d = (per["solved_a"] - per["solved_b"]).to_numpy(float)
+    return {"boards": len(d), "boards_a": int((d > 0).sum()), "boards_b": int((d < 0).sum()),
+            "board_p": board_sign_test(d)}  # fmt: skip
 
 
 def _verdict(
