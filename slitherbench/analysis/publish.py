@@ -33,13 +33,14 @@ from slitherbench.analysis.plots.by_grade import (
     grade_grid,
     grade_test_grid,
     has_grades,
+    shared_grade_tests,
 )
 from slitherbench.analysis.plots.by_variables import CAPTION as VARIABLES_CAPTION
 from slitherbench.analysis.plots.by_variables import (
     FigureByVariables,
     TableByVariables,
     half_grid,
-    half_points,
+    shared_half_points,
 )
 from slitherbench.analysis.plots.frontier import (
     FRONTIER_BOARDS_CAPTION,
@@ -306,11 +307,11 @@ def _board_sections(data: ReportData) -> list[str]:
     if has_grades(data.trials):  # a store from before grades were recorded has none
         grid, _ = grade_grid(data.sized)
         parts += ["## By difficulty grade", "", render.grid_markdown(grid, GRADE_CAPTION)]
-        tests, _ = grade_test_grid(data.sized)
+        tests = shared_grade_tests(data)
         if not tests.empty:
-            parts += [render.grid_markdown(tests, GRADE_TEST_CAPTION)]
+            parts += [render.grid_markdown(grade_test_grid(tests), GRADE_TEST_CAPTION)]
     if TableByVariables().applies(data):
-        grid = half_grid(half_points(data.sized))
+        grid = half_grid(shared_half_points(data))
         parts += ["## Solved against the variables left", "",
                   render.grid_markdown(grid, VARIABLES_CAPTION)]  # fmt: skip
     return parts

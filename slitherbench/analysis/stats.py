@@ -25,6 +25,12 @@ import numpy as np
 import pandas as pd
 
 ALPHA = 0.05
+# Board-level statistics (the board as the unit, its seeds together):
+EXACT_PERMUTATIONS = 20_000  # enumerate every relabelling up to this many, else draw this many
+BOOTSTRAP_DRAWS = 10_000
+# Fewer boards give no interval: resampling 2-5 boards has so few distinct outcomes that the
+# percentiles understate the spread (two boards of 1/5 each give [0.2, 0.2]).
+BOOTSTRAP_MIN_BOARDS = 6
 
 
 @functools.lru_cache(maxsize=4096)  # a report asks for the same (k, n) thousands of times
@@ -228,14 +234,21 @@ def board_sign_test(diffs: Sequence[float], seed: int = 0) -> float:
     d = np.asarray([v for v in diffs if v == v and v != 0], dtype=float)
     if len(d) == 0:
         return 1.0
-    observed = abs(d.sum())
-    if 2 ** len(d) <= EXACT_PERMUTATIONS:
+    exact = 2 ** len(d) <= EXACT_PERMUTATIONS
+    if exact:
         signs = np.array(list(itertools.product((1.0, -1.0), repeat=len(d))))
-        return float((np.abs(signs @ d) >= observed - 1e-12).mean())
-    rng = np.random.default_rng(seed)
-    signs = rng.choice((1.0, -1.0), size=(EXACT_PERMUTATIONS, len(d)))
-    hits = int((np.abs(signs @ d) >= observed - 1e-12).sum())
-    return (1 + hits) / (1 + EXACT_PERMUTATIONS)
+    else:
+        rng = np.random.default_rng(seed)
+        signs = rng.choice((1.0, -1.0), size=(EXACT_PERMUTATIONS, len(d)))
+    return _two_sided_p(signs @ d, float(d.sum()), exact)
+
+
+def _two_sided_p(null: np.ndarray, observed: float, exact: bool) -> float:
+    """The share of the null statistics at least as far from 0 as ``observed``: over every
+    relabelling (``exact``), or over seeded draws with the observed one counted in,
+    (1 + hits) / (1 + draws)."""
+    hits = int((np.abs(null) >= abs(observed) - 1e-12).sum())
+    return hits / len(null) if exact else (1 + hits) / (1 + len(null))
 
 
 def _board_fields(pairs: pd.DataFrame) -> dict[str, float | int]:
@@ -267,12 +280,6 @@ def _verdict(
     return head
 
 
-BOOTSTRAP_DRAWS = 10_000
-# Fewer boards give no interval: resampling 2-5 boards has so few distinct outcomes that the
-# percentiles understate the spread (two boards of 1/5 each give [0.2, 0.2]).
-BOOTSTRAP_MIN_BOARDS = 6
-
-
 def board_bootstrap(
     solved: Sequence[int], ran: Sequence[int], alpha: float = ALPHA, seed: int = 0
 ) -> tuple[float, float]:
@@ -292,9 +299,6 @@ def board_bootstrap(
     rates = s[idx].sum(axis=1) / r[idx].sum(axis=1)
     lo, hi = np.quantile(rates, [alpha / 2, 1 - alpha / 2], method="inverted_cdf")
     return float(lo), float(hi)
-
-
-EXACT_PERMUTATIONS = 20_000  # enumerate every relabelling up to this many, else draw this many
 
 
 @dataclass
@@ -357,8 +361,7 @@ def board_permutation_test(boards: pd.DataFrame, seed: int = 0) -> BoardPermutat
         return (lab @ solved) / (lab @ ran) - ((~lab) @ solved) / ((~lab) @ ran)
 
     observed = float(diff(in_a[None, :])[0])
-    hits = int((np.abs(diff(labels)) >= abs(observed) - 1e-12).sum())
-    p = hits / len(labels) if exact else (1 + hits) / (1 + len(labels))
+    p = _two_sided_p(diff(labels), observed, exact)
     return BoardPermutationResult(
         int(in_a.sum()), int((~in_a).sum()), int(solved[in_a].sum()), int(ran[in_a].sum()),
         int(solved[~in_a].sum()), int(ran[~in_a].sum()), observed, float(p), len(labels), exact,

@@ -337,14 +337,25 @@ def stopped_midway(trials: pd.DataFrame) -> pd.Series:
     return (trials["status"] == "skipped") & (its.fillna(0) > 0)
 
 
+def per_board(
+    trials: pd.DataFrame, keys: Sequence[str], sort: bool, **columns: tuple[str, str]
+) -> pd.DataFrame:
+    """One row per group of ``keys`` (a board, within its cell where ``keys`` name the cell):
+    ``solved`` and ``ran``, its trials counted, and ``columns``, pandas named aggregations
+    (``grade=("grade", "first")``). The unit of every board-level statistic."""
+    solved = trials["status"].eq("solved").rename("solved_")
+    return (
+        trials.assign(solved_=solved)
+        .groupby(list(keys), sort=sort)
+        .agg(solved=("solved_", "sum"), ran=("solved_", "size"), **columns)
+    )
+
+
 def _board_reach(trials: pd.DataFrame, threshold: float) -> dict[str, float | int]:
     """One cell's trials at one size, board by board: how many boards, how many reach
     ``threshold`` on their own, and the pooled reach's board-bootstrap interval (a trial that
     stopped counts as not solved, as in the reach). Rows without a ``puzzle`` are one board."""
-    board = trials["puzzle"] if "puzzle" in trials else pd.Series("", index=trials.index)
-    per = trials.groupby(board.rename("board"), sort=True)["status"].agg(
-        solved=lambda s: int((s == "solved").sum()), ran="size"
-    )
+    per = per_board(trials if "puzzle" in trials else trials.assign(puzzle=""), ["puzzle"], True)
     lo, hi = stats.board_bootstrap(per["solved"], per["ran"])
     held = int((per["solved"] >= threshold * per["ran"]).sum())
     return {"boards": len(per), "boards_held": held, "reach_lo": lo, "reach_hi": hi}

@@ -20,7 +20,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from slitherbench.analysis import stats
+from slitherbench.analysis import stats, tables
 from slitherbench.analysis.plots.base import ReportData, ReportItem, cell_grid, ran_only, write_grid
 from slitherbench.analysis.plots.style import Styles, legend, provenance_note, save_figure
 from slitherbench.sources.grades import GRADES
@@ -116,10 +116,9 @@ def grade_tests(trials: pd.DataFrame) -> pd.DataFrame:
         present = sorted(set(cell["grade"]), key=_grade_rank)
         for a, b in itertools.pairwise(present):
             pair = cell[cell["grade"].isin([a, b])]
-            boards = pair.groupby("puzzle", sort=True).agg(
-                stratum=("size", "first"), grade=("grade", "first"),
-                solved=("status", lambda s: int((s == "solved").sum())), ran=("status", "size"),
-            )  # fmt: skip
+            boards = tables.per_board(
+                pair, ["puzzle"], True, stratum=("size", "first"), grade=("grade", "first")
+            )
             both = boards.groupby("stratum")["grade"].transform("nunique") == 2
             if not both.any():
                 continue
@@ -148,11 +147,15 @@ GRADE_TEST_CAPTION = (
 )
 
 
-def grade_test_grid(trials: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The table of :func:`grade_tests` as text, and its rows."""
-    rows = grade_tests(trials)
+def shared_grade_tests(data: ReportData) -> pd.DataFrame:
+    """:func:`grade_tests` of ``data``, made once per report (the item and a page share it)."""
+    return data.shared("grade_tests", lambda: grade_tests(data.sized))
+
+
+def grade_test_grid(rows: pd.DataFrame) -> pd.DataFrame:
+    """The rows of :func:`grade_tests` as the table's text."""
     if rows.empty:
-        return rows, rows
+        return rows
     relabel = [
         "every relabelling" if r.exact else f"{r.relabellings:,} draws" for r in rows.itertuples()
     ]
@@ -164,7 +167,7 @@ def grade_test_grid(trials: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
         "Difference": rows["diff"].map(lambda d: f"{d:+.3f}"),
         "p": [f"{p:.3g} ({how})" for p, how in zip(rows.p, relabel, strict=True)],
     })  # fmt: skip
-    return grid, rows
+    return grid
 
 
 class TableGradeTest(ReportItem):
@@ -177,11 +180,12 @@ class TableGradeTest(ReportItem):
     order = 33
 
     def applies(self, data: ReportData) -> bool:
-        return has_grades(data.trials) and not grade_tests(data.sized).empty
+        return has_grades(data.trials) and not shared_grade_tests(data).empty
 
     def write(self, data: ReportData) -> list[Path]:
-        grid, rows = grade_test_grid(data.sized)
-        return write_grid(grid, rows, data.out, self.name, f"{GRADE_TEST_CAPTION} {data.note}")
+        rows = shared_grade_tests(data)
+        return write_grid(grade_test_grid(rows), rows, data.out, self.name,
+                          f"{GRADE_TEST_CAPTION} {data.note}")  # fmt: skip
 
 
 class TableByGrade(ReportItem):

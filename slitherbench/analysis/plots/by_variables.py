@@ -19,7 +19,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from slitherbench.analysis import stats
+from slitherbench.analysis import stats, tables
 from slitherbench.analysis.plots.base import ReportData, ReportItem, ran_only, write_grid
 from slitherbench.analysis.plots.by_grade import graded
 from slitherbench.analysis.plots.style import legend, provenance_note, save_figure
@@ -37,10 +37,9 @@ def board_points(trials: pd.DataFrame) -> pd.DataFrame:
     t = t[t["first_variables"].notna() & (t["first_variables"] > 0)]
     if t.empty:
         return pd.DataFrame()
-    out = t.groupby(["form_variant", "backend", "puzzle"], sort=False).agg(
-        solved=("status", lambda s: int((s == "solved").sum())), ran=("status", "size"),
-        variables=("first_variables", "median"), grade=("grade", "first"),
-        size=("size", "first"), cells=("cells", "first"),
+    out = tables.per_board(
+        t, ["form_variant", "backend", "puzzle"], False, variables=("first_variables", "median"),
+        grade=("grade", "first"), size=("size", "first"), cells=("cells", "first"),
     )  # fmt: skip
     out["share"] = out["solved"] / out["ran"]
     return out.reset_index()
@@ -74,14 +73,15 @@ def half_point(boards: pd.DataFrame) -> dict[str, float]:
     half = -b0 / b1
     grad = np.array([-1 / b1, b0 / b1**2])  # d half / d (b0, b1)
     se = float(np.sqrt(grad @ cov @ grad))
-    z = 1.959963984540054
+    from scipy.stats import norm
+
+    z = float(norm.ppf(1 - stats.ALPHA / 2))
     return {"intercept": b0, "slope": b1, "half": half, "half_lo": half - z * se,
             "half_hi": half + z * se}  # fmt: skip
 
 
-def half_points(trials: pd.DataFrame) -> pd.DataFrame:
-    """Per cell: its boards and :func:`half_point`."""
-    points = board_points(trials)
+def half_points(points: pd.DataFrame) -> pd.DataFrame:
+    """Per cell of :func:`board_points`: its boards and :func:`half_point`."""
     if points.empty:
         return pd.DataFrame()
     rows = []
@@ -133,8 +133,18 @@ def half_grid(rows: pd.DataFrame) -> pd.DataFrame:
     })  # fmt: skip
 
 
+def shared_board_points(data: ReportData) -> pd.DataFrame:
+    """:func:`board_points` of ``data``, made once per report (table, figure and page)."""
+    return data.shared("board_points", lambda: board_points(data.sized))
+
+
+def shared_half_points(data: ReportData) -> pd.DataFrame:
+    """:func:`half_points` of ``data``, made once per report (table, figure and page)."""
+    return data.shared("half_points", lambda: half_points(shared_board_points(data)))
+
+
 def _applies(data: ReportData) -> bool:
-    points = board_points(data.sized)
+    points = shared_board_points(data)
     if points.empty:
         return False
     return bool(
@@ -154,7 +164,7 @@ class TableByVariables(ReportItem):
         return _applies(data)
 
     def write(self, data: ReportData) -> list[Path]:
-        rows = half_points(data.sized)
+        rows = shared_half_points(data)
         return write_grid(half_grid(rows), rows, data.out, self.name, f"{CAPTION} {data.note}")
 
 
@@ -171,7 +181,8 @@ class FigureByVariables(ReportItem):
         return _applies(data)
 
     def write(self, data: ReportData) -> list[Path]:
-        points = board_points(data.sized)
+        points = shared_board_points(data)
+        fits = shared_half_points(data).set_index(["form_variant", "backend"])
         cells = [
             (key, d)
             for key, d in points.groupby(["form_variant", "backend"], sort=False)
@@ -186,10 +197,9 @@ class FigureByVariables(ReportItem):
             for grade, g in d.groupby("grade", sort=False):
                 ax.scatter(g["variables"], g["share"], s=12 + 4 * g["ran"], alpha=0.7,
                            color=GRADE_COLORS.get(grade, "#666666"), label=grade)  # fmt: skip
-            fit = half_point(d)
+            fit = fits.loc[(form, backend)]  # the table's fit and the boards' range
             title = f"{form} / {backend}"
-            low, high = float(d["variables"].min()), float(d["variables"].max())
-            fit.update(variables_min=low, variables_max=high)
+            low, high = fit["variables_min"], fit["variables_max"]
             if low <= fit["half"] <= high:  # the fit draws only inside the boards' range
                 xs = np.linspace(low, high, 100)
                 ax.plot(xs, 1 / (1 + np.exp(-(fit["intercept"] + fit["slope"] * xs))),
