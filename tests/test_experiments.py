@@ -245,6 +245,7 @@ REPRODUCED = [
     QuickReproduce("frontier_graded_long", "report: ", _report("frontier_graded_long")),
     QuickReproduce("frontier_graded_between", "report: ", _report("frontier_graded_between")),
     QuickReproduce("frontier_graded_spread", "report: ", _report("frontier_graded_spread")),
+    QuickReproduce("frontier_graded_exact", "report: ", _report("frontier_graded_exact")),
     QuickReproduce(
         "by_grade_tuned",
         "report: ",

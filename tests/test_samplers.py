@@ -277,6 +277,30 @@ def test_the_spread_run_takes_the_between_runs_paths_on_three_to_nine_boards_per
     assert spread.experiment_name == "frontier_graded_spread"
 
 
+def test_the_exact_degree_run_changes_only_the_hubos_degree_rule_on_boards_the_aux_hubo_ran() -> None:
+    # frontier_graded_exact must differ from the HUBO of frontier_graded_between only in
+    # degree_mode (exact: no point auxiliaries), with the same budget, presolve, seeds and
+    # frontier rule, on boards whose auxiliary-HUBO trials are kept (spread, between, graded),
+    # so every trial has a pair: same board, same repetition, same seed.
+    exact, between, spread, edges = _experiments(
+        "frontier_graded_exact", "frontier_graded_between", "frontier_graded_spread",
+        FRONTIER_RUNS[0],
+    )  # fmt: skip
+    hubo = next(c for c in OmegaConf.to_container(between.cells) if c["formulation"] == "hubo")
+    assert OmegaConf.to_container(exact.cells) == [
+        {**hubo, "formulation_params": {"degree_mode": "exact"}}
+    ]
+    for key in ("presolve", "time_limit_s", "repetitions", "frontier", "workers",
+                "max_iterations", "base_seed"):  # fmt: skip
+        assert exact[key] == between[key], key
+    boards = [p.name for p in get_suite(exact.puzzle.name)]
+    sizes = [int(n.split("-")[1].split("x")[0]) for n in boards]
+    assert sizes == sorted(sizes) and set(sizes) == {14, 16, 18, 20}
+    ran = {p.name for c in (between, spread, edges) for p in get_suite(c.puzzle.name)}
+    assert set(boards) <= ran
+    assert edges.repetitions >= exact.repetitions  # the 20x20 boards' seeds are among its
+
+
 def _frontier_cfg(extra: list[str]):
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         return compose(

@@ -227,6 +227,15 @@ SUITES: dict[str, Callable[[], list[Puzzle]]] = {
         *_first_square_graded((14,), seeds=(1, 2, 3)),
         *_first_square_graded((15,), seeds=(3,)),
     ],
+    # Past the HUBO's step, for the HUBO without point auxiliaries (degree_mode=exact): the
+    # 14x14 squares of graded_spread (seeds 1-3), the 16x16 ones of graded_between (seeds 1-2),
+    # its 18x18 ones and the 20x20 ones of graded_large: the same boards the auxiliary HUBO ran
+    # on, so the two pair up (experiment=frontier_graded_exact).
+    "graded_past": lambda: [
+        *_first_square_graded((14,), seeds=(1, 2, 3)),
+        *_first_square_graded((16,), seeds=(1, 2)),
+        *_first_square_graded((18, 20)),
+    ],
     # The frontier on faces runs past 20x20: graded_large and the 30x30 squares.
     "graded_frontier": lambda: _first_square_graded((15, 20, 30)),
     # Beside them, boards of the same sizes that forced moves settle: the mixed suite's first
