@@ -164,7 +164,7 @@ def small_store(tmp_path_factory) -> Path:
 
 
 REPORT_FLAGS = ["--out", "--results-root", "--group-by", "--columns", "--experiment",
-                "--board-trial", "--items", "--compare", "--publish", "--title", "--command",
+                "--boards-of", "--only", "--board-trial", "--items", "--compare", "--publish", "--title", "--command",
                 "--target", "--pool", "--exact", "--nope", "-x"]  # fmt: skip
 REPORT_VALUES = ["store", "nope", "rep", "pub/page", "puzzle,backend", "backend", "wall_s",
                  "props", "cons,hubo", "0.8", "qubo/pt=0.8", "k1-ring"]  # fmt: skip

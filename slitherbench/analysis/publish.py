@@ -389,10 +389,12 @@ def publish(
     caption: str = "",
     reference: pd.DataFrame | None = None,
     exact: bool = False,
+    selection: dict[str, str | None] | None = None,
 ) -> list[Path]:
     """Write ``dest.md`` and ``dest/`` (figures, ``summary.csv``); return the files.
     ``caption`` is the report's own wording of the table's statistics; ``reference`` the
-    store's exact iteration reference, if any (``exact``: it was made for this page)."""
+    store's exact iteration reference, if any (``exact``: it was made for this page);
+    ``selection`` the options that chose the trials (``--only``...), for the page's command."""
     if trials.empty:
         raise ValueError("no trials to publish")
     name = dest.name
@@ -413,7 +415,7 @@ def publish(
     made_by = command or "; ".join(f"python -m slitherbench experiment={e}" for e in experiments)
     options = {"--title": title, "--command": command, "--target": target}
     more = {"--compare": compare_spec, "--exact": True if exact else None}
-    regenerate = _regenerate(sources, name, {**options, **more})
+    regenerate = _regenerate(sources, name, {**(selection or {}), **options, **more})
     parts = [
         f"# {title or 'Findings: ' + ', '.join(experiments)}",
         "",

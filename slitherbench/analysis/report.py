@@ -208,6 +208,18 @@ def _parser() -> argparse.ArgumentParser:
         f"all: {','.join(render.COLUMNS)})",
     )
     ap.add_argument("--experiment", help="keep only this experiment's trials")
+    ap.add_argument(
+        "--boards-of",
+        metavar="EXPERIMENT",
+        help="keep only trials on the boards this experiment's trials ran on (a run read "
+        "beside the stores it pairs with)",
+    )
+    ap.add_argument(
+        "--only",
+        metavar="NAME[,NAME...]",
+        help="keep only these cells: cell labels, form variants, formulations or backends, "
+        "as --compare names them",
+    )
     ap.add_argument("--board-trial", help="key of the trial drawn in the board figure")
     ap.add_argument(
         "--items",
@@ -236,6 +248,41 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
+def select(
+    trials: pd.DataFrame,
+    iterations: pd.DataFrame,
+    experiment: str | None = None,
+    boards_of: str | None = None,
+    only: str | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The trials ``--experiment``, ``--boards-of`` and ``--only`` keep, and their
+    iterations. A name that keeps nothing is refused: a page read from the wrong stores
+    would otherwise be written empty or from what was not meant."""
+    if trials.empty:
+        return trials, iterations
+    if experiment:
+        trials = _kept(trials, trials.experiment == experiment, f"--experiment {experiment}")
+    if boards_of:
+        boards = set(trials.loc[trials.experiment == boards_of, "puzzle"])
+        trials = _kept(trials, trials.puzzle.isin(boards), f"--boards-of {boards_of}")
+    if only:
+        names = {n.strip() for n in only.split(",") if n.strip()}
+        hit = pd.Series(False, index=trials.index)
+        for col in compare.ATTRIBUTES:
+            if col in trials:
+                hit |= trials[col].astype(str).isin(names)
+        trials = _kept(trials, hit, f"--only {only}")
+    if not iterations.empty:
+        iterations = iterations[iterations.key.isin(trials.key)]
+    return trials, iterations
+
+
+def _kept(trials: pd.DataFrame, mask: pd.Series, option: str) -> pd.DataFrame:
+    if not mask.any():
+        raise ValueError(f"{option}: no trial in these stores matches")
+    return trials[mask]
+
+
 def _publish(
     args: argparse.Namespace,
     trials: pd.DataFrame,
@@ -256,6 +303,11 @@ def _publish(
         target=args.target,
         compare_spec=args.compare,
         caption=f"{summary_tables.TableByFormBackend.title} {CAPTION}",
+        selection={
+            "--experiment": args.experiment,
+            "--boards-of": args.boards_of,
+            "--only": args.only,
+        },
     )
     print(f"published: {files[0]} and {len(files) - 1} file(s) in {args.publish}/")
     return 0
@@ -279,10 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         missing = what_is_missing(stores)
         for line in missing:
             print(f"warning: {line}", file=sys.stderr)
-        if args.experiment and not trials.empty:
-            trials = trials[trials.experiment == args.experiment]
-            if not iterations.empty:
-                iterations = iterations[iterations.key.isin(trials.key)]
+        trials, iterations = select(trials, iterations, args.experiment, args.boards_of, args.only)
         if args.publish is not None:
             return _publish(args, trials, iterations, exact_reference(stores, args.exact))
         out = args.out

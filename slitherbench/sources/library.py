@@ -228,10 +228,12 @@ SUITES: dict[str, Callable[[], list[Puzzle]]] = {
         *_first_square_graded((15,), seeds=(3,)),
     ],
     # Past the HUBO's step, for the HUBO without point auxiliaries (degree_mode=exact): the
-    # 14x14 squares of graded_spread (seeds 1-3), the 16x16 ones of graded_between (seeds 1-2),
-    # its 18x18 ones and the 20x20 ones of graded_large: the same boards the auxiliary HUBO ran
-    # on, so the two pair up (experiment=frontier_graded_exact).
+    # 13x13 squares of graded_spread (seeds 1-6) and its 14x14 ones (seeds 1-3), the 16x16
+    # ones of graded_between (seeds 1-2), its 18x18 ones and the 20x20 ones of graded_large:
+    # the same boards the auxiliary HUBO ran on, so the two pair up
+    # (experiment=frontier_graded_exact).
     "graded_past": lambda: [
+        *_first_square_graded((13,), seeds=(1, 2, 3, 4, 5, 6)),
         *_first_square_graded((14,), seeds=(1, 2, 3)),
         *_first_square_graded((16,), seeds=(1, 2)),
         *_first_square_graded((18, 20)),
