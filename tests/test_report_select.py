@@ -82,5 +82,7 @@ def test_a_page_read_with_only_names_it_and_shows_only_that_cell(tmp_path, capsy
     assert "--only cons" in text
     summary = pd.read_csv(page / "summary.csv")
     assert set(summary.form_variant) == {"cons"}
-    assert report_main([str(tmp_path / "store"), "--only", "qubo", "--out", str(tmp_path / "r")]) == 2
-    assert "--only qubo: no trial in these stores matches" in capsys.readouterr().err
+    assert (
+        report_main([str(tmp_path / "store"), "--only", "hubo", "--out", str(tmp_path / "r")]) == 2
+    )
+    assert "--only hubo: no trial in these stores matches" in capsys.readouterr().err

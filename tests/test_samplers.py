@@ -277,7 +277,7 @@ def test_the_spread_run_takes_the_between_runs_paths_on_three_to_nine_boards_per
     assert spread.experiment_name == "frontier_graded_spread"
 
 
-def test_the_exact_degree_run_changes_only_the_hubos_degree_rule_on_boards_the_aux_hubo_ran() -> None:
+def test_the_exact_degree_hubo_run_pairs_with_the_aux_hubos_boards() -> None:
     # frontier_graded_exact must differ from the HUBO of frontier_graded_between only in
     # degree_mode (exact: no point auxiliaries), with the same budget, presolve, seeds and
     # frontier rule, on boards whose auxiliary-HUBO trials are kept (spread, between, graded),

@@ -391,10 +391,8 @@ def publish(
     exact: bool = False,
     selection: dict[str, str | None] | None = None,
 ) -> list[Path]:
-    """Write ``dest.md`` and ``dest/`` (figures, ``summary.csv``); return the files.
-    ``caption`` is the report's own wording of the table's statistics; ``reference`` the
-    store's exact iteration reference, if any (``exact``: it was made for this page);
-    ``selection`` the options that chose the trials (``--only``...), for the page's command."""
+    """Write ``dest.md`` and ``dest/`` (figures, ``summary.csv``); return the files. The options
+    (``selection``, ``title``, ``target``...) are named in the page's command (:func:`_regenerate`)."""
     if trials.empty:
         raise ValueError("no trials to publish")
     name = dest.name

@@ -184,6 +184,23 @@ def _publish_options(ap: argparse.ArgumentParser) -> None:
     )
 
 
+def _selection_options(ap: argparse.ArgumentParser) -> None:
+    """The options that choose which trials of the stores the report reads (:func:`select`)."""
+    ap.add_argument("--experiment", help="keep only this experiment's trials")
+    ap.add_argument(
+        "--boards-of",
+        metavar="EXPERIMENT",
+        help="keep only trials on the boards this experiment's trials ran on (a run read "
+        "beside the stores it pairs with)",
+    )
+    ap.add_argument(
+        "--only",
+        metavar="NAME[,NAME...]",
+        help="keep only these cells: cell labels, form variants, formulations or backends, "
+        "as --compare names them",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     ap = OneLineArgumentParser(
         prog="python -m slitherbench.report", description=__doc__.split("\n\n")[0]
@@ -207,19 +224,7 @@ def _parser() -> argparse.ArgumentParser:
         help=f"comma-separated columns (default {','.join(render.DEFAULT_COLUMNS)}; "
         f"all: {','.join(render.COLUMNS)})",
     )
-    ap.add_argument("--experiment", help="keep only this experiment's trials")
-    ap.add_argument(
-        "--boards-of",
-        metavar="EXPERIMENT",
-        help="keep only trials on the boards this experiment's trials ran on (a run read "
-        "beside the stores it pairs with)",
-    )
-    ap.add_argument(
-        "--only",
-        metavar="NAME[,NAME...]",
-        help="keep only these cells: cell labels, form variants, formulations or backends, "
-        "as --compare names them",
-    )
+    _selection_options(ap)
     ap.add_argument("--board-trial", help="key of the trial drawn in the board figure")
     ap.add_argument(
         "--items",
