@@ -246,6 +246,7 @@ REPRODUCED = [
     QuickReproduce("frontier_graded_between", "report: ", _report("frontier_graded_between")),
     QuickReproduce("frontier_graded_spread", "report: ", _report("frontier_graded_spread")),
     QuickReproduce("frontier_graded_exact", "report: ", _report("frontier_graded_exact")),
+    QuickReproduce("frontier_graded_long_exact", "report: ", _report("frontier_graded_long_exact")),
     QuickReproduce(
         "by_grade_tuned",
         "report: ",

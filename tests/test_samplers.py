@@ -301,6 +301,20 @@ def test_the_exact_degree_hubo_run_pairs_with_the_aux_hubos_boards() -> None:
     assert edges.repetitions >= exact.repetitions  # the 20x20 boards' seeds are among its
 
 
+def test_the_long_exact_degree_run_is_the_long_runs_hubo_without_point_auxiliaries() -> None:
+    # frontier_graded_long_exact: the 900 s run's HUBO cell with degree_mode=exact and nothing
+    # else changed (boards, seeds, budget, presolve), so its trials pair with the long run's.
+    exact, long = _experiments("frontier_graded_long_exact", "frontier_graded_long")
+    hubo = next(c for c in OmegaConf.to_container(long.cells) if c["formulation"] == "hubo")
+    assert OmegaConf.to_container(exact.cells) == [
+        {**hubo, "formulation_params": {"degree_mode": "exact"}}
+    ]
+    for key in ("puzzle", "presolve", "time_limit_s", "repetitions", "max_iterations",
+                "base_seed", "workers"):  # fmt: skip
+        assert exact[key] == long[key], key
+    assert exact.time_limit_s == 900 and exact.puzzle.name == "graded_20"
+
+
 def _frontier_cfg(extra: list[str]):
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
         return compose(
