@@ -277,6 +277,17 @@ def test_the_spread_run_takes_the_between_runs_paths_on_three_to_nine_boards_per
     assert spread.experiment_name == "frontier_graded_spread"
 
 
+def _assert_the_hubo_with_exact_degree(exact, base, keys: tuple[str, ...]) -> None:
+    """``exact`` runs one cell, ``base``'s HUBO cell with degree_mode=exact and nothing else
+    changed, under ``base``'s settings ``keys``: its trials pair with ``base``'s."""
+    hubo = next(c for c in OmegaConf.to_container(base.cells) if c["formulation"] == "hubo")
+    assert OmegaConf.to_container(exact.cells) == [
+        {**hubo, "formulation_params": {"degree_mode": "exact"}}
+    ]
+    for key in keys:
+        assert exact[key] == base[key], key
+
+
 def test_the_exact_degree_hubo_run_pairs_with_the_aux_hubos_boards() -> None:
     # frontier_graded_exact must differ from the HUBO of frontier_graded_between only in
     # degree_mode (exact: no point auxiliaries), with the same budget, presolve, seeds and
@@ -286,13 +297,10 @@ def test_the_exact_degree_hubo_run_pairs_with_the_aux_hubos_boards() -> None:
         "frontier_graded_exact", "frontier_graded_between", "frontier_graded_spread",
         FRONTIER_RUNS[0],
     )  # fmt: skip
-    hubo = next(c for c in OmegaConf.to_container(between.cells) if c["formulation"] == "hubo")
-    assert OmegaConf.to_container(exact.cells) == [
-        {**hubo, "formulation_params": {"degree_mode": "exact"}}
-    ]
-    for key in ("presolve", "time_limit_s", "repetitions", "frontier", "workers",
-                "max_iterations", "base_seed"):  # fmt: skip
-        assert exact[key] == between[key], key
+    _assert_the_hubo_with_exact_degree(
+        exact, between, ("presolve", "time_limit_s", "repetitions", "frontier", "workers",
+                         "max_iterations", "base_seed"),
+    )  # fmt: skip
     boards = [p.name for p in get_suite(exact.puzzle.name)]
     sizes = [int(n.split("-")[1].split("x")[0]) for n in boards]
     assert sizes == sorted(sizes) and set(sizes) == {13, 14, 16, 18, 20}
@@ -305,13 +313,10 @@ def test_the_long_exact_degree_run_is_the_long_runs_hubo_without_point_auxiliari
     # frontier_graded_long_exact: the 900 s run's HUBO cell with degree_mode=exact and nothing
     # else changed (boards, seeds, budget, presolve), so its trials pair with the long run's.
     exact, long = _experiments("frontier_graded_long_exact", "frontier_graded_long")
-    hubo = next(c for c in OmegaConf.to_container(long.cells) if c["formulation"] == "hubo")
-    assert OmegaConf.to_container(exact.cells) == [
-        {**hubo, "formulation_params": {"degree_mode": "exact"}}
-    ]
-    for key in ("puzzle", "presolve", "time_limit_s", "repetitions", "max_iterations",
-                "base_seed", "workers"):  # fmt: skip
-        assert exact[key] == long[key], key
+    _assert_the_hubo_with_exact_degree(
+        exact, long, ("puzzle", "presolve", "time_limit_s", "repetitions", "max_iterations",
+                      "base_seed", "workers"),
+    )  # fmt: skip
     assert exact.time_limit_s == 900 and exact.puzzle.name == "graded_20"
 
 
