@@ -248,6 +248,9 @@ REPRODUCED = [
     QuickReproduce("frontier_graded_exact", "report: ", _report("frontier_graded_exact")),
     QuickReproduce("frontier_graded_long_exact", "report: ", _report("frontier_graded_long_exact")),
     QuickReproduce(
+        "frontier_graded_exact_below", "report: ", _report("frontier_graded_exact_below")
+    ),
+    QuickReproduce(
         "by_grade_tuned",
         "report: ",
         (*_report("by_grade_tuned"), "tuned/hubo_sa.yaml", "tune_graded/race/hubo_sa.jsonl"),

@@ -309,6 +309,24 @@ def test_the_exact_degree_hubo_run_pairs_with_the_aux_hubos_boards() -> None:
     assert edges.repetitions >= exact.repetitions  # the 20x20 boards' seeds are among its
 
 
+def test_the_exact_degree_hubo_below_its_first_run_pairs_with_the_spread_run() -> None:
+    # frontier_graded_exact_below must be frontier_graded_exact's cell and settings on the
+    # spread run's 10x10 to 12x12 boards (same names, same seeds), which that run left out: the
+    # two exact runs together cover every size from 10x10 to 16x16, each trial with a pair.
+    below, exact, spread = _experiments(
+        "frontier_graded_exact_below", "frontier_graded_exact", "frontier_graded_spread"
+    )
+    for key in ("cells", "presolve", "time_limit_s", "repetitions", "frontier", "workers",
+                "max_iterations", "base_seed"):  # fmt: skip
+        assert below[key] == exact[key], key
+    boards = [p.name for p in get_suite(below.puzzle.name)]
+    spread_boards = [p.name for p in get_suite(spread.puzzle.name)]
+    assert boards == [n for n in spread_boards if n.split("-")[1] in ("10x10", "11x11", "12x12")]
+    assert len(boards) == 2 * (3 + 9 + 9)
+    assert not set(boards) & {p.name for p in get_suite(exact.puzzle.name)}
+    assert below.experiment_name == "frontier_graded_exact_below"
+
+
 def test_the_long_exact_degree_run_is_the_long_runs_hubo_without_point_auxiliaries() -> None:
     # frontier_graded_long_exact: the 900 s run's HUBO cell with degree_mode=exact and nothing
     # else changed (boards, seeds, budget, presolve), so its trials pair with the long run's.

@@ -238,6 +238,13 @@ SUITES: dict[str, Callable[[], list[Puzzle]]] = {
         *_first_square_graded((16,), seeds=(1, 2)),
         *_first_square_graded((18, 20)),
     ],
+    # Below that step, for the same HUBO: graded_spread's 10x10 squares (seeds 4-6) and its 11x11
+    # and 12x12 ones (seeds 1-9), where the auxiliary HUBO held half; with graded_past, every
+    # size the auxiliary HUBO ran on from 10x10 to 16x16 (experiment=frontier_graded_exact_below).
+    "graded_below": lambda: [
+        *_first_square_graded((10,), seeds=(4, 5, 6)),
+        *_first_square_graded((11, 12), seeds=tuple(range(1, 10))),
+    ],
     # The frontier on faces runs past 20x20: graded_large and the 30x30 squares.
     "graded_frontier": lambda: _first_square_graded((15, 20, 30)),
     # Beside them, boards of the same sizes that forced moves settle: the mixed suite's first
