@@ -251,6 +251,9 @@ REPRODUCED = [
         "frontier_graded_exact_below", "report: ", _report("frontier_graded_exact_below")
     ),
     QuickReproduce(
+        "frontier_graded_exact_lookahead", "report: ", _report("frontier_graded_exact_lookahead")
+    ),
+    QuickReproduce(
         "by_grade_tuned",
         "report: ",
         (*_report("by_grade_tuned"), "tuned/hubo_sa.yaml", "tune_graded/race/hubo_sa.jsonl"),

@@ -36,6 +36,16 @@ def test_boards_of_keeps_every_cell_on_that_experiments_boards_only() -> None:
     assert len(kept) == 5 and set(iters.key) == set(kept.key) and len(iters) == 10
 
 
+def test_boards_of_several_experiments_keeps_the_union_and_refuses_a_name_without_trials() -> None:
+    t = pd.concat([_trials(), _trials().iloc[[4]].assign(experiment="third", key="k9")])
+    kept, _ = select(t, _iterations(t), boards_of="new, third")
+    assert set(kept.puzzle) == {"b14", "b20", "b10"} and len(kept) == len(t)
+    alone, _ = select(t, _iterations(t), boards_of="third")
+    assert set(alone.puzzle) == {"b10"} and len(alone) == 2
+    with pytest.raises(ValueError, match="--boards-of nope: no trial"):
+        select(t, _iterations(t), boards_of="new,nope")
+
+
 def test_only_keeps_the_named_cells_by_any_name_compare_takes() -> None:
     t = _trials()
     kept, _ = select(t, _iterations(t), boards_of="new", only="hubo[aux],hubo[exact]")

@@ -327,6 +327,27 @@ def test_the_exact_degree_hubo_below_its_first_run_pairs_with_the_spread_run() -
     assert below.experiment_name == "frontier_graded_exact_below"
 
 
+def test_the_exact_degree_hubo_with_lookahead_presolve_runs_the_lookahead2_squares() -> None:
+    # frontier_graded_exact_lookahead must be frontier_graded_exact's cell and settings with
+    # presolve=lookahead (look-ahead 1) in place of rules and no frontier rule, on look-ahead 2
+    # squares only (look-ahead 1 would settle the others before any solve), 15x15 to 20x20,
+    # every one of them a board the auxiliary HUBO ran on with presolve=rules.
+    deep, exact, between, spread, edges = _experiments(
+        "frontier_graded_exact_lookahead", "frontier_graded_exact", "frontier_graded_between",
+        "frontier_graded_spread", FRONTIER_RUNS[0],
+    )  # fmt: skip
+    for key in ("cells", "time_limit_s", "repetitions", "workers", "max_iterations", "base_seed"):
+        assert deep[key] == exact[key], key
+    assert deep.presolve.level == "lookahead1" and exact.presolve.level == "rules"
+    assert not deep.frontier
+    boards = get_suite(deep.puzzle.name)
+    assert {p.meta["grade"] for p in boards} == {"lookahead2"}
+    sizes = [int(p.size_label.split("x")[0]) for p in boards]
+    assert sizes == sorted(sizes) and set(sizes) == {15, 16, 17, 18, 20}
+    ran = {p.name for c in (between, spread, edges) for p in get_suite(c.puzzle.name)}
+    assert {p.name for p in boards} <= ran
+
+
 def test_the_long_exact_degree_run_is_the_long_runs_hubo_without_point_auxiliaries() -> None:
     # frontier_graded_long_exact: the 900 s run's HUBO cell with degree_mode=exact and nothing
     # else changed (boards, seeds, budget, presolve), so its trials pair with the long run's.

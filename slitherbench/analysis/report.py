@@ -189,8 +189,8 @@ def _selection_options(ap: argparse.ArgumentParser) -> None:
     ap.add_argument("--experiment", help="keep only this experiment's trials")
     ap.add_argument(
         "--boards-of",
-        metavar="EXPERIMENT",
-        help="keep only trials on the boards this experiment's trials ran on (a run read "
+        metavar="EXPERIMENT[,EXPERIMENT...]",
+        help="keep only trials on the boards these experiments' trials ran on (a run read "
         "beside the stores it pairs with)",
     )
     ap.add_argument(
@@ -268,7 +268,12 @@ def select(
     if experiment:
         trials = _kept(trials, trials.experiment == experiment, f"--experiment {experiment}")
     if boards_of:
-        boards = set(trials.loc[trials.experiment == boards_of, "puzzle"])
+        boards: set[str] = set()
+        for name in (n.strip() for n in boards_of.split(",") if n.strip()):
+            # each name must have trials: a misspelt one would drop its boards unseen
+            ran = trials.experiment == name
+            _kept(trials, ran, f"--boards-of {name}")
+            boards |= set(trials.loc[ran, "puzzle"])
         trials = _kept(trials, trials.puzzle.isin(boards), f"--boards-of {boards_of}")
     if only:
         names = {n.strip() for n in only.split(",") if n.strip()}

@@ -245,6 +245,14 @@ SUITES: dict[str, Callable[[], list[Puzzle]]] = {
         *_first_square_graded((10,), seeds=(4, 5, 6)),
         *_first_square_graded((11, 12), seeds=tuple(range(1, 10))),
     ],
+    # The look-ahead 2 squares from 15x15 to 20x20 (seeds 1-3 at 15x15, 1-2 at 16x16): boards
+    # that look-ahead 1 does not settle, run with presolve=lookahead, where the HUBO is given
+    # what look-ahead 1 leaves (experiment=frontier_graded_exact_lookahead).
+    "graded_deep": lambda: [
+        p
+        for p in _first_square_graded((15, 16, 17, 18, 20), seeds=(1, 2, 3))
+        if p.meta["grade"] == "lookahead2"
+    ],
     # The frontier on faces runs past 20x20: graded_large and the 30x30 squares.
     "graded_frontier": lambda: _first_square_graded((15, 20, 30)),
     # Beside them, boards of the same sizes that forced moves settle: the mixed suite's first
