@@ -348,6 +348,23 @@ def test_the_exact_degree_hubo_with_lookahead_presolve_runs_the_lookahead2_squar
     assert {p.name for p in boards} <= ran
 
 
+def test_the_lookahead_presolve_run_at_20x20_takes_fresh_lookahead2_boards() -> None:
+    # frontier_graded_exact_lookahead_20 must run what frontier_graded_exact_lookahead runs
+    # (cell, presolve, budget, seeds) on six generated 20x20 squares of look-ahead 2 or more,
+    # seeds no library board was made from.
+    twenty, deep = _experiments(
+        "frontier_graded_exact_lookahead_20", "frontier_graded_exact_lookahead"
+    )
+    for key in ("cells", "presolve", "time_limit_s", "repetitions", "workers", "max_iterations",
+                "base_seed", "frontier"):  # fmt: skip
+        assert twenty[key] == deep[key], key
+    puzzle = twenty.puzzle
+    assert puzzle._target_.endswith("puzzle_sources.generated")
+    assert (puzzle.rows, puzzle.cols, puzzle.count, puzzle.min_grade) == (20, 20, 6, "lookahead2")
+    library = {p.name for p in get_suite("lookahead")}
+    assert not {f"gen-20x20-lookahead2-s{puzzle.seed + i}" for i in range(6)} & library
+
+
 def test_the_long_exact_degree_run_is_the_long_runs_hubo_without_point_auxiliaries() -> None:
     # frontier_graded_long_exact: the 900 s run's HUBO cell with degree_mode=exact and nothing
     # else changed (boards, seeds, budget, presolve), so its trials pair with the long run's.
