@@ -240,3 +240,18 @@ def test_a_results_dir_read_as_a_fraction_is_refused(value: str) -> None:
         cfg = compose(config_name="config", overrides=[f"results_dir={value}"])
     with pytest.raises(ConfigError, match="results_dir must be a folder name, got the number"):
         validate_config(cfg)
+
+
+def test_the_generated_source_says_which_board_it_is_making(capsys) -> None:
+    # A graded board can take a minute to make: each one is announced before it is made.
+    from slitherbench.sources.puzzle_sources import generated
+
+    boards = generated(rows=4, cols=4, count=2, seed=7, min_grade="lookahead1")
+    lines = capsys.readouterr().err.splitlines()
+    assert [b.meta["grade"] for b in boards] == ["lookahead1", "lookahead1"]
+    assert lines == [
+        f"puzzle: making board {k} of 2: square 4x4, seed {6 + k}, grade lookahead1 or more"
+        for k in (1, 2)
+    ]
+    generated(rows=3, cols=3, count=1, seed=0)
+    assert capsys.readouterr().err == ""  # one plain board is quick: nothing to say

@@ -17,6 +17,7 @@ key comes from its puzzle's text.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
 from omegaconf import OmegaConf
@@ -87,8 +88,18 @@ def generated(
     grade = None if min_grade is None else str(min_grade)
     kind = _board_kind(str(board), int(rows), int(cols))
     checked = _rules(rules)
+    # Making a board of a grade takes a while (a 20x20 look-ahead 2 square: about 25 s, more
+    # where the first draw misses the grade): one line per board says what is being made.
+    say = count > 1 or grade is not None
     try:
-        return [generated_board(rows, cols, seed + k, checked, grade, kind) for k in range(count)]
+        boards = []
+        for k in range(count):
+            if say:
+                print(f"puzzle: making board {k + 1} of {count}: {kind} {rows}x{cols}, "
+                      f"seed {seed + k}" + (f", grade {grade} or more" if grade else ""),
+                      file=sys.stderr, flush=True)  # fmt: skip
+            boards.append(generated_board(rows, cols, seed + k, checked, grade, kind))
+        return boards
     except ValueError as exc:  # no board of that grade drawn, or the rules fit no loop there
         raise ConfigError(f"puzzle: {' '.join(str(exc).split())}") from None
 
