@@ -57,6 +57,17 @@ def test_the_fit_says_nothing_where_there_is_nothing_to_fit() -> None:
     assert math.isnan(half_point(rising)["half"])
 
 
+def test_a_steep_fit_neither_overflows_nor_hides_its_half_point() -> None:
+    # Boards solved in every trial up to 375 variables and in none from 380 (as on the
+    # look-ahead presolve page): the fit separates them, its fitted shares saturate and
+    # e^-z overflows a float as they are read; with warnings as errors (the test settings) the
+    # fit must still give its half point between the last solved board and the first unsolved.
+    boards = _boards([153, 192, 210, 189, 251, 257, 311, 323, 375, 380, 600],
+                     [3, 3, 3, 3, 3, 3, 3, 3, 3, 0, 0], ran=3)  # fmt: skip
+    fit = half_point(boards)
+    assert 375 < fit["half"] < 380
+
+
 def test_the_half_point_is_shown_only_inside_the_boards_range() -> None:
     row = {"variables_min": 200.0, "variables_max": 500.0}
     assert half_text({**row, "half": 359.4, "half_lo": 342.1, "half_hi": 376.0}) == (

@@ -63,13 +63,14 @@ def half_point(boards: pd.DataFrame) -> dict[str, float]:
         warnings.simplefilter("ignore")  # perfect separation and friends: judged below
         try:
             fit = sm.GLM(y, x, family=sm.families.Binomial()).fit()
+            # read inside: a steep fit's fitted shares overflow to 0 or 1 as they are computed
+            chi2, cov = float(fit.pearson_chi2), np.asarray(fit.cov_params())
         except Exception:  # a fit that fails says nothing; the points stay
             return nan
     b0, b1 = (float(v) for v in fit.params)
     if not fit.converged or not b1 < 0 or not np.isfinite([b0, b1]).all():
         return nan
-    scale = max(1.0, float(fit.pearson_chi2) / max(fit.df_resid, 1))
-    cov = np.asarray(fit.cov_params()) * scale
+    cov = cov * max(1.0, chi2 / max(fit.df_resid, 1))
     half = -b0 / b1
     grad = np.array([-1 / b1, b0 / b1**2])  # d half / d (b0, b1)
     se = float(np.sqrt(grad @ cov @ grad))
@@ -202,8 +203,9 @@ class FigureByVariables(ReportItem):
             low, high = fit["variables_min"], fit["variables_max"]
             if low <= fit["half"] <= high:  # the fit draws only inside the boards' range
                 xs = np.linspace(low, high, 100)
-                ax.plot(xs, 1 / (1 + np.exp(-(fit["intercept"] + fit["slope"] * xs))),
-                        color="black", lw=1)  # fmt: skip
+                from scipy.special import expit  # saturates without overflow on a steep fit
+
+                ax.plot(xs, expit(fit["intercept"] + fit["slope"] * xs), color="black", lw=1)
                 ax.axvspan(fit["half_lo"], fit["half_hi"], color="#999999", alpha=0.2, lw=0)
                 ax.axvline(fit["half"], color="black", ls=":", lw=1)
             if fit["half"] == fit["half"]:
