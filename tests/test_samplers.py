@@ -271,10 +271,17 @@ def test_the_spread_run_takes_the_between_runs_paths_on_three_to_nine_boards_per
     others = {p.name for s in ("graded_between", "graded_small", "graded_training")
               for p in get_suite(s)}  # fmt: skip
     assert between.puzzle.name == "graded_between" and not {p.name for p in boards} & others
-    for key in ("cells", "presolve", "time_limit_s", "repetitions", "frontier", "workers",
-                "max_iterations"):  # fmt: skip
-        assert spread[key] == between[key], key
+    _assert_same_settings(
+        spread, between, ("cells", "presolve", "time_limit_s", "repetitions", "frontier",
+                          "workers", "max_iterations"),
+    )  # fmt: skip
     assert spread.experiment_name == "frontier_graded_spread"
+
+
+def _assert_same_settings(run, base, keys: tuple[str, ...]) -> None:
+    """``run`` sets each of ``keys`` as ``base`` does (the key named where one differs)."""
+    for key in keys:
+        assert run[key] == base[key], key
 
 
 def _assert_the_hubo_with_exact_degree(exact, base, keys: tuple[str, ...]) -> None:
@@ -284,8 +291,7 @@ def _assert_the_hubo_with_exact_degree(exact, base, keys: tuple[str, ...]) -> No
     assert OmegaConf.to_container(exact.cells) == [
         {**hubo, "formulation_params": {"degree_mode": "exact"}}
     ]
-    for key in keys:
-        assert exact[key] == base[key], key
+    _assert_same_settings(exact, base, keys)
 
 
 def test_the_exact_degree_hubo_run_pairs_with_the_aux_hubos_boards() -> None:
@@ -316,9 +322,10 @@ def test_the_exact_degree_hubo_below_its_first_run_pairs_with_the_spread_run() -
     below, exact, spread = _experiments(
         "frontier_graded_exact_below", "frontier_graded_exact", "frontier_graded_spread"
     )
-    for key in ("cells", "presolve", "time_limit_s", "repetitions", "frontier", "workers",
-                "max_iterations", "base_seed"):  # fmt: skip
-        assert below[key] == exact[key], key
+    _assert_same_settings(
+        below, exact, ("cells", "presolve", "time_limit_s", "repetitions", "frontier", "workers",
+                       "max_iterations", "base_seed"),
+    )  # fmt: skip
     boards = [p.name for p in get_suite(below.puzzle.name)]
     spread_boards = [p.name for p in get_suite(spread.puzzle.name)]
     assert boards == [n for n in spread_boards if n.split("-")[1] in ("10x10", "11x11", "12x12")]
@@ -336,8 +343,10 @@ def test_the_exact_degree_hubo_with_lookahead_presolve_runs_the_lookahead2_squar
         "frontier_graded_exact_lookahead", "frontier_graded_exact", "frontier_graded_between",
         "frontier_graded_spread", FRONTIER_RUNS[0],
     )  # fmt: skip
-    for key in ("cells", "time_limit_s", "repetitions", "workers", "max_iterations", "base_seed"):
-        assert deep[key] == exact[key], key
+    _assert_same_settings(
+        deep, exact, ("cells", "time_limit_s", "repetitions", "workers", "max_iterations",
+                      "base_seed"),
+    )  # fmt: skip
     assert deep.presolve.level == "lookahead1" and exact.presolve.level == "rules"
     assert not deep.frontier
     boards = get_suite(deep.puzzle.name)
@@ -355,9 +364,10 @@ def test_the_lookahead_presolve_run_at_20x20_takes_fresh_lookahead2_boards() -> 
     twenty, deep = _experiments(
         "frontier_graded_exact_lookahead_20", "frontier_graded_exact_lookahead"
     )
-    for key in ("cells", "presolve", "time_limit_s", "repetitions", "workers", "max_iterations",
-                "base_seed", "frontier"):  # fmt: skip
-        assert twenty[key] == deep[key], key
+    _assert_same_settings(
+        twenty, deep, ("cells", "presolve", "time_limit_s", "repetitions", "workers",
+                       "max_iterations", "base_seed", "frontier"),
+    )  # fmt: skip
     puzzle = twenty.puzzle
     assert puzzle._target_.endswith("puzzle_sources.generated")
     assert (puzzle.rows, puzzle.cols, puzzle.count, puzzle.min_grade) == (20, 20, 6, "lookahead2")
