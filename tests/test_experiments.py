@@ -258,6 +258,7 @@ REPRODUCED = [
         "report: ",
         _report("frontier_graded_exact_lookahead_20"),
     ),
+    QuickReproduce("frontier_graded_lookahead", "report: ", _report("frontier_graded_lookahead")),
     QuickReproduce(
         "by_grade_tuned",
         "report: ",

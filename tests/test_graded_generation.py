@@ -4,6 +4,8 @@ other Loopy grid types; bad settings are one line."""
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 from hydra import compose, initialize_config_dir
 
@@ -11,8 +13,9 @@ from slitherbench.deduction import deduce, grade
 from slitherbench.method.record import ConfigError
 from slitherbench.puzzles.boards import board_with_faces
 from slitherbench.puzzles.check import check_answer
-from slitherbench.run.plan import CONF_DIR, puzzles_from_config
+from slitherbench.run.plan import CONF_DIR, puzzles_from_config, run_puzzles
 from slitherbench.solvers.cpsat_model import solve_exact
+from slitherbench.sources import puzzle_sources
 from slitherbench.sources.generate import generate, generate_graded, generate_on
 
 
@@ -78,10 +81,41 @@ def test_an_unknown_grade_is_refused() -> None:
         generate_graded(board_with_faces("square", 16), 1, (), "beyond")
 
 
-def _puzzles(*overrides: str):
+def _puzzle_config(*overrides: str):
     with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
-        cfg = compose(config_name="config", overrides=["puzzle=generated", *overrides])
-    return puzzles_from_config(cfg.puzzle)
+        return compose(config_name="config", overrides=["puzzle=generated", *overrides]).puzzle
+
+
+def _puzzles(*overrides: str):
+    return puzzles_from_config(_puzzle_config(*overrides))
+
+
+def _never_made(*args, **kwargs):
+    raise AssertionError("a board was made again")
+
+
+def test_a_run_keeps_the_boards_it_made_and_its_later_processes_read_them(
+    tmp_path, monkeypatch, capsys
+) -> None:
+    """A run's helper workers, sweep jobs and resumes read the boards its first process made
+    (from the run directory) rather than making them again; a file cut short is made again."""
+    sized = ("puzzle.rows=5", "puzzle.cols=5", "puzzle.count=2", "puzzle.min_grade=lookahead1")
+    made = run_puzzles(_puzzle_config(*sized), tmp_path)
+    (kept,) = tmp_path.glob("boards-*.pkl")
+    monkeypatch.setattr(puzzle_sources, "generated_board", _never_made)
+    again = run_puzzles(_puzzle_config(*sized), tmp_path)
+    assert again == made and [p.meta for p in again] == [p.meta for p in made]
+    assert f"2 boards made for this run, read from {kept}" in capsys.readouterr().err
+    with pytest.raises(AssertionError, match="made again"):  # another seed: its own boards
+        run_puzzles(_puzzle_config(*sized, "puzzle.seed=7"), tmp_path)
+    monkeypatch.undo()
+    kept.write_bytes(kept.read_bytes()[:40])
+    assert run_puzzles(_puzzle_config(*sized), tmp_path) == made
+    assert "is unreadable" in capsys.readouterr().err
+    assert kept.read_bytes() == pickle.dumps(made)  # whole again
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        tiny = compose(config_name="config", overrides=["puzzle=tiny"]).puzzle
+    assert run_puzzles(tiny, tmp_path / "suite") and not (tmp_path / "suite").exists()
 
 
 def test_the_puzzle_config_makes_graded_boards() -> None:

@@ -357,6 +357,27 @@ def test_the_exact_degree_hubo_with_lookahead_presolve_runs_the_lookahead2_squar
     assert {p.name for p in boards} <= ran
 
 
+def test_the_auxiliary_paths_with_lookahead_presolve_pair_with_the_exact_hubos_run() -> None:
+    # frontier_graded_lookahead must be frontier_graded_between's cells and settings with
+    # presolve=lookahead in place of rules, on the boards frontier_graded_exact_lookahead ran
+    # on with that run's presolve, budget and seeds: every trial pairs with one of the exact
+    # HUBO's (same board, presolve and seed) and, where the cell ran there, its own on rules.
+    aux, between, exact = _experiments(
+        "frontier_graded_lookahead", "frontier_graded_between", "frontier_graded_exact_lookahead"
+    )
+    _assert_same_settings(
+        aux, between, ("cells", "time_limit_s", "repetitions", "workers", "max_iterations",
+                       "base_seed", "frontier"),
+    )  # fmt: skip
+    _assert_same_settings(
+        aux, exact, ("puzzle", "presolve", "time_limit_s", "repetitions", "max_iterations",
+                     "base_seed"),
+    )  # fmt: skip
+    assert aux.presolve.level == "lookahead1" and between.presolve.level == "rules"
+    assert [c.formulation for c in aux.cells] == ["hubo", "qubo"]
+    _assert_the_hubo_with_exact_degree(exact, aux, ())  # the same HUBO cell but its degree rule
+
+
 def test_the_lookahead_presolve_run_at_20x20_takes_fresh_lookahead2_boards() -> None:
     # frontier_graded_exact_lookahead_20 must run what frontier_graded_exact_lookahead runs
     # (cell, presolve, budget, seeds) on six generated 20x20 squares of look-ahead 2 or more,

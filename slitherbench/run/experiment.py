@@ -28,8 +28,8 @@ from slitherbench.run.plan import (
     pending,
     plan_jobs,
     presolve_level,
-    puzzles_from_config,
     resolve_cells,
+    run_puzzles,
     validate_config,
 )
 from slitherbench.run.runner import run_trial
@@ -279,7 +279,7 @@ def run_experiment(
         reason = cells[0].backend.unsupported_reason(cells[0].formulation)
         if reason:
             raise ConfigError(reason)
-    puzzles = puzzles_from_config(cfg.puzzle)
+    puzzles = run_puzzles(cfg.puzzle, out)
     store = _prepare_store(out)
     provenance()  # the checkout as the run starts: a file edited while it runs is not its code
     if cfg.cell is not None and config_name == "config.yaml":

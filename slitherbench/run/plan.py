@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+import os
+import pickle
 import sys
 import threading
 from collections.abc import Mapping, Sequence
@@ -355,6 +357,38 @@ def puzzles_from_config(pcfg: DictConfig) -> list[Puzzle]:
     except TypeError as exc:  # a key the source does not take, or one it needs
         raise ConfigError(f"puzzle: {target}: {exc}") from None
     return list(source(**args))
+
+
+# Sources that make their boards (a 20x20 look-ahead 2 square: about 25 s, six of them
+# minutes): a run keeps what they made in its directory, so its helper workers, the other
+# jobs of its sweep and a resume read the same boards back instead of making them again.
+MADE_BY = frozenset(SOURCE_OF_KIND[kind] for kind in ("generated", "colorlink"))
+
+
+def run_puzzles(pcfg: DictConfig, out: Path) -> list[Puzzle]:
+    """The puzzles of a run into ``out``: :func:`puzzles_from_config`; those of a source that
+    makes its boards (:data:`MADE_BY`) are kept in ``out/boards-<hash of the puzzle
+    config>.pkl`` and read back from there by every later process of the run."""
+    args = {k: v for k, v in _plain(pcfg).items() if not OmegaConf.is_missing(pcfg, k)}
+    if (args.get("_target_") or SOURCE_OF_KIND.get(str(args.get("kind")))) not in MADE_BY:
+        return puzzles_from_config(pcfg)
+    digest = hashlib.sha256(json.dumps(args, sort_keys=True, default=str).encode()).hexdigest()
+    kept = out / f"boards-{digest[:12]}.pkl"
+    if kept.exists():
+        try:
+            puzzles = list(pickle.loads(kept.read_bytes()))
+        except Exception as exc:  # a file cut short or of an older Puzzle: make them again
+            print(f"puzzle: {kept} is unreadable ({exc}); making its boards again", file=sys.stderr)
+        else:
+            print(f"puzzle: {len(puzzles)} boards made for this run, read from {kept}",
+                  file=sys.stderr)  # fmt: skip
+            return puzzles
+    puzzles = puzzles_from_config(pcfg)
+    out.mkdir(parents=True, exist_ok=True)
+    part = kept.with_name(f"{kept.name}.{os.getpid()}.part")  # whole or absent, never half
+    part.write_bytes(pickle.dumps(puzzles))
+    os.replace(part, kept)
+    return puzzles
 
 
 # -- seeds, keys, jobs ---------------------------------------------------------------------
