@@ -260,6 +260,9 @@ REPRODUCED = [
     ),
     QuickReproduce("frontier_graded_lookahead", "report: ", _report("frontier_graded_lookahead")),
     QuickReproduce(
+        "frontier_graded_lookahead_20", "report: ", _report("frontier_graded_lookahead_20")
+    ),
+    QuickReproduce(
         "by_grade_tuned",
         "report: ",
         (*_report("by_grade_tuned"), "tuned/hubo_sa.yaml", "tune_graded/race/hubo_sa.jsonl"),

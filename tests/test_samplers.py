@@ -378,6 +378,21 @@ def test_the_auxiliary_paths_with_lookahead_presolve_pair_with_the_exact_hubos_r
     _assert_the_hubo_with_exact_degree(exact, aux, ())  # the same HUBO cell but its degree rule
 
 
+def test_the_auxiliary_paths_at_20x20_run_the_exact_hubos_fresh_boards() -> None:
+    # frontier_graded_lookahead_20 must run frontier_graded_lookahead's cells on the boards,
+    # presolve, budget and seeds of frontier_graded_exact_lookahead_20: its trials pair.
+    twenty, aux, exact = _experiments(
+        "frontier_graded_lookahead_20", "frontier_graded_lookahead",
+        "frontier_graded_exact_lookahead_20",
+    )  # fmt: skip
+    _assert_same_settings(twenty, aux, ("cells", "presolve", "time_limit_s", "max_iterations"))
+    _assert_same_settings(
+        twenty, exact, ("puzzle", "presolve", "time_limit_s", "repetitions", "workers",
+                        "max_iterations", "base_seed"),
+    )  # fmt: skip
+    assert twenty.experiment_name == "frontier_graded_lookahead_20"
+
+
 def test_the_lookahead_presolve_run_at_20x20_takes_fresh_lookahead2_boards() -> None:
     # frontier_graded_exact_lookahead_20 must run what frontier_graded_exact_lookahead runs
     # (cell, presolve, budget, seeds) on six generated 20x20 squares of look-ahead 2 or more,
