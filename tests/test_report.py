@@ -165,6 +165,19 @@ def test_a_store_named_twice_is_read_once(tmp_path: Path) -> None:
     assert twice == [store]
 
 
+def test_a_trial_kept_in_two_stores_reports_with_both_copies(
+    smoke_store: Path, tmp_path: Path
+) -> None:
+    # A size measured again with the same settings (a run's boards run by a later one) keeps
+    # its trials' keys: a report over both stores counts both copies, as a published page does.
+    again = tmp_path / "again"
+    shutil.copytree(smoke_store, again, ignore=shutil.ignore_patterns("report"))
+    assert report_main([str(smoke_store), str(again), "--out", str(tmp_path / "r")]) == 0
+    once = json.loads((tmp_path / "r" / "manifest.json").read_text())["source"]
+    trials, iterations = load(smoke_store)
+    assert (once["trials"], once["iterations"]) == (2 * len(trials), 2 * len(iterations))
+
+
 def readme_notebook_command() -> str:
     """The README's one command that executes the notebook (run from the repository root)."""
     readme = (ROOT / "README.md").read_text()

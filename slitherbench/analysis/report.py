@@ -138,9 +138,10 @@ def _items(items: Sequence[str | ReportItem] | None) -> list[ReportItem]:
 def _relabel(iterations: pd.DataFrame, trials: pd.DataFrame) -> pd.DataFrame:
     if iterations.empty or "key" not in iterations:
         return iterations
-    return iterations.assign(
-        form_variant=iterations["key"].map(trials.set_index("key").form_variant)
-    )
+    # A trial run again into another store (a size measured again) keeps its key: both
+    # copies count, and both carry the same configuration, so either names its iterations.
+    label = trials.drop_duplicates("key").set_index("key").form_variant
+    return iterations.assign(form_variant=iterations["key"].map(label))
 
 
 def exact_reference(stores: list[Path], compute: bool) -> pd.DataFrame | None:
