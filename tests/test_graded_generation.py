@@ -128,6 +128,17 @@ def test_the_puzzle_config_makes_graded_boards() -> None:
     assert hexes[0].board.kind == "honeycomb" and hexes[0].meta["grade"] == "lookahead1"
 
 
+def test_a_run_keeps_its_colorlink_puzzles_too(tmp_path, monkeypatch, capsys) -> None:
+    from slitherbench.sources import colorlink
+
+    with initialize_config_dir(config_dir=str(CONF_DIR), version_base="1.3"):
+        cfg = compose(config_name="config", overrides=["puzzle=colorlink", "puzzle.count=1"])
+    made = run_puzzles(cfg.puzzle, tmp_path)
+    monkeypatch.setattr(colorlink, "generated_colorlink", _never_made)
+    assert run_puzzles(cfg.puzzle, tmp_path) == made
+    assert "puzzle: 1 board made for this run" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "overrides, message",
     [

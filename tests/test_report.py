@@ -172,8 +172,10 @@ def test_a_trial_kept_in_two_stores_reports_with_both_copies(
     # its trials' keys: a report over both stores counts both copies, as a published page does.
     again = tmp_path / "again"
     shutil.copytree(smoke_store, again, ignore=shutil.ignore_patterns("report"))
-    assert report_main([str(smoke_store), str(again), "--out", str(tmp_path / "r")]) == 0
-    once = json.loads((tmp_path / "r" / "manifest.json").read_text())["source"]
+    items = "table_by_form_backend,iterations_by_backend"  # a table, and a figure of iterations
+    out = tmp_path / "r"
+    assert report_main([str(smoke_store), str(again), "--out", str(out), "--items", items]) == 0
+    once = json.loads((out / "manifest.json").read_text())["source"]
     trials, iterations = load(smoke_store)
     assert (once["trials"], once["iterations"]) == (2 * len(trials), 2 * len(iterations))
 

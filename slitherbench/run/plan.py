@@ -380,8 +380,8 @@ def run_puzzles(pcfg: DictConfig, out: Path) -> list[Puzzle]:
         except Exception as exc:  # a file cut short or of an older Puzzle: make them again
             print(f"puzzle: {kept} is unreadable ({exc}); making its boards again", file=sys.stderr)
         else:
-            print(f"puzzle: {len(puzzles)} boards made for this run, read from {kept}",
-                  file=sys.stderr)  # fmt: skip
+            boards = f"{len(puzzles)} board" + ("s" if len(puzzles) != 1 else "")
+            print(f"puzzle: {boards} made for this run, read from {kept}", file=sys.stderr)
             return puzzles
     puzzles = puzzles_from_config(pcfg)
     out.mkdir(parents=True, exist_ok=True)
