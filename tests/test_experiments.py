@@ -263,6 +263,9 @@ REPRODUCED = [
         "frontier_graded_lookahead_20", "report: ", _report("frontier_graded_lookahead_20")
     ),
     QuickReproduce(
+        "frontier_graded_lookahead_30", "report: ", _report("frontier_graded_lookahead_30")
+    ),
+    QuickReproduce(
         "by_grade_tuned",
         "report: ",
         (*_report("by_grade_tuned"), "tuned/hubo_sa.yaml", "tune_graded/race/hubo_sa.jsonl"),

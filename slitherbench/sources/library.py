@@ -253,6 +253,11 @@ SUITES: dict[str, Callable[[], list[Puzzle]]] = {
         for p in _first_square_graded((15, 16, 17, 18, 20), seeds=(1, 2, 3))
         if p.meta["grade"] == "lookahead2"
     ],
+    # Past graded_deep: the 30x30 look-ahead 2 square (look-ahead 1 leaves 776 of its 1,860
+    # edges), where the HUBOs run with presolve=lookahead next (frontier_graded_lookahead_30).
+    "graded_deep_30": lambda: [
+        p for p in _first_square_graded((30,)) if p.meta["grade"] == "lookahead2"
+    ],
     # The frontier on faces runs past 20x20: graded_large and the 30x30 squares.
     "graded_frontier": lambda: _first_square_graded((15, 20, 30)),
     # Beside them, boards of the same sizes that forced moves settle: the mixed suite's first
