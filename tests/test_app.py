@@ -463,9 +463,10 @@ def test_a_results_dir_that_is_a_file_is_one_line(tmp_path: Path) -> None:
 
     f = tmp_path / "results.txt"
     f.write_text("not a directory")
-    for where in (f, f / "sub"):
+    made = _exact_smoke("puzzle=generated", "puzzle.rows=3", "puzzle.cols=3", "puzzle.count=1")
+    for where, cfg in ((f, _exact_smoke()), (f / "sub", _exact_smoke()), (f / "sub", made)):
         with pytest.raises(ConfigError, match=r"is a file, not a directory") as err:
-            run_experiment(_exact_smoke(), where)
+            run_experiment(cfg, where)  # made boards too: kept nowhere, the same one line
         assert "\n" not in str(err.value) and str(f) in str(err.value)
     assert f.read_text() == "not a directory"
 

@@ -384,10 +384,13 @@ def run_puzzles(pcfg: DictConfig, out: Path) -> list[Puzzle]:
             print(f"puzzle: {boards} made for this run, read from {kept}", file=sys.stderr)
             return puzzles
     puzzles = puzzles_from_config(pcfg)
-    out.mkdir(parents=True, exist_ok=True)
     part = kept.with_name(f"{kept.name}.{os.getpid()}.part")  # whole or absent, never half
-    part.write_bytes(pickle.dumps(puzzles))
-    os.replace(part, kept)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        part.write_bytes(pickle.dumps(puzzles))
+        os.replace(part, kept)
+    except OSError:  # not kept; the store, made next, says in one line what is wrong there
+        pass
     return puzzles
 
 
