@@ -343,9 +343,18 @@ def puzzles_from_config(pcfg: DictConfig) -> list[Puzzle]:
     """The puzzles of a ``conf/puzzle`` config: its ``_target_`` (a callable of
     :mod:`slitherbench.sources.puzzle_sources`, or of any importable module) called with the config's
     other keys, those left ``???`` left out."""
+    return _call_source(*_source_call(pcfg))
+
+
+def _source_call(pcfg: DictConfig) -> tuple[str | None, dict[str, Any]]:
+    """The callable a puzzle config names (its ``_target_``, or the source of its ``kind``)
+    and the keyword arguments the config gives it (those left ``???`` left out)."""
     args = {k: v for k, v in _plain(pcfg).items() if not OmegaConf.is_missing(pcfg, k)}
     kind = args.pop("kind", None)
-    target = args.pop("_target_", None) or SOURCE_OF_KIND.get(str(kind))
+    return args.pop("_target_", None) or SOURCE_OF_KIND.get(str(kind)), args
+
+
+def _call_source(target: str | None, args: dict[str, Any]) -> list[Puzzle]:
     if target is None:
         raise ConfigError(f"the puzzle config names no source (_target_): {dict(args)}")
     try:
@@ -369,10 +378,11 @@ def run_puzzles(pcfg: DictConfig, out: Path) -> list[Puzzle]:
     """The puzzles of a run into ``out``: :func:`puzzles_from_config`; those of a source that
     makes its boards (:data:`MADE_BY`) are kept in ``out/boards-<hash of the puzzle
     config>.pkl`` and read back from there by every later process of the run."""
-    args = {k: v for k, v in _plain(pcfg).items() if not OmegaConf.is_missing(pcfg, k)}
-    if (args.get("_target_") or SOURCE_OF_KIND.get(str(args.get("kind")))) not in MADE_BY:
-        return puzzles_from_config(pcfg)
-    digest = hashlib.sha256(json.dumps(args, sort_keys=True, default=str).encode()).hexdigest()
+    target, args = _source_call(pcfg)
+    if target not in MADE_BY:
+        return _call_source(target, args)
+    called = json.dumps({"_target_": target, **args}, sort_keys=True, default=str)
+    digest = hashlib.sha256(called.encode()).hexdigest()
     kept = out / f"boards-{digest[:12]}.pkl"
     if kept.exists():
         try:
@@ -383,7 +393,7 @@ def run_puzzles(pcfg: DictConfig, out: Path) -> list[Puzzle]:
             boards = f"{len(puzzles)} board" + ("s" if len(puzzles) != 1 else "")
             print(f"puzzle: {boards} made for this run, read from {kept}", file=sys.stderr)
             return puzzles
-    puzzles = puzzles_from_config(pcfg)
+    puzzles = _call_source(target, args)
     part = kept.with_name(f"{kept.name}.{os.getpid()}.part")  # whole or absent, never half
     try:
         out.mkdir(parents=True, exist_ok=True)
